@@ -1,0 +1,34 @@
+/**
+ * @module @mcp-workshop/shared
+ * The tool-result contract shared by the MCP server and the agent.
+ */
+export { ToolError, WorkshopError } from './errors.js';
+export { fail, failFromError, ok, okList, okText } from './result.js';
+export type { ListResult, OkOptions, SafeFailure, StructuredToolResult } from './result.js';
+export {
+  AnnotationsSchema,
+  AudioContentSchema,
+  BlobResourceContentsSchema,
+  CallToolResultSchema,
+  ContentBlockSchema,
+  EmbeddedResourceSchema,
+  ImageContentSchema,
+  isPlainObject,
+  ResourceLinkSchema,
+  StructuredContentSchema,
+  TextContentSchema,
+  TextResourceContentsSchema,
+} from './schemas.js';
+export type {
+  Annotations,
+  AudioContent,
+  CallToolResult,
+  ContentBlock,
+  EmbeddedResource,
+  ImageContent,
+  ResourceLink,
+  StructuredContent,
+  TextContent,
+} from './schemas.js';
+export { assertToolResult, validateToolResult } from './validate.js';
+export type { ValidationOutcome } from './validate.js';

@@ -1,0 +1,31 @@
+/**
+ * @module server
+ * `createMcpServer()` builds one MCP server instance with every workshop tool registered.
+ * It does no I/O of its own: the transports (HTTP sessions, stdio, the in-process client behind
+ * `POST /tools/:name`) each call it and connect the instance they get.
+ */
+import { McpServer } from '@modelcontextprotocol/server';
+import type { ToolDeps } from './tools/deps.js';
+import { tools } from './tools/index.js';
+import { SERVER_NAME, SERVER_VERSION } from './version.js';
+
+/** Caps the arguments of one call (array elements plus object members), against hostile payloads. */
+export const MAX_TOOL_INPUT_ELEMENTS = 10_000;
+
+export const SERVER_INSTRUCTIONS =
+  'Workshop server with offline example tools: weather for 40+ cities, arithmetic, time zones and a small task list. ' +
+  'Results carry structuredContent (a JSON object) plus the same JSON as text; failures come back with isError: true.';
+
+export function createMcpServer(deps: ToolDeps): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION, title: 'MCP Workshop Server' },
+    {
+      // listChanged is explicit: this server's tool list is fixed for the life of the process.
+      capabilities: { tools: { listChanged: false } },
+      instructions: SERVER_INSTRUCTIONS,
+      maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
+    },
+  );
+  for (const tool of tools) tool.register(server, deps);
+  return server;
+}
