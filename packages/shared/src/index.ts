@@ -3,8 +3,19 @@
  * The tool-result contract shared by the MCP server and the agent.
  */
 export { ToolError, WorkshopError } from './errors.js';
-export { fail, failFromError, ok, okList, okText } from './result.js';
 export type { ListResult, OkOptions, SafeFailure, StructuredToolResult } from './result.js';
+export { fail, failFromError, ok, okList, okText } from './result.js';
+export type {
+  Annotations,
+  AudioContent,
+  CallToolResult,
+  ContentBlock,
+  EmbeddedResource,
+  ImageContent,
+  ResourceLink,
+  StructuredContent,
+  TextContent,
+} from './schemas.js';
 export {
   AnnotationsSchema,
   AudioContentSchema,
@@ -19,16 +30,13 @@ export {
   TextContentSchema,
   TextResourceContentsSchema,
 } from './schemas.js';
-export type {
-  Annotations,
-  AudioContent,
-  CallToolResult,
-  ContentBlock,
-  EmbeddedResource,
-  ImageContent,
-  ResourceLink,
-  StructuredContent,
-  TextContent,
-} from './schemas.js';
-export { assertToolResult, validateToolResult } from './validate.js';
+export type { ModelView, ToModelOptions } from './to-model.js';
+export {
+  DEFAULT_MODEL_BUDGET_CHARS,
+  describeContent,
+  failureToModel,
+  MIN_MODEL_BUDGET_CHARS,
+  resultToModel,
+} from './to-model.js';
 export type { ValidationOutcome } from './validate.js';
+export { assertToolResult, validateToolResult } from './validate.js';

@@ -31,10 +31,18 @@ export function ok<T extends StructuredContent>(data: T, options: OkOptions = {}
       'ok() needs a plain object. Wrap lists with okList() and put single values in a field, e.g. { value: 42 }.',
     );
   }
-  const json = JSON.stringify(data);
+  // `JSON.stringify` returns undefined, not a string, when a `toJSON` method returns undefined.
+  const json: string | undefined = JSON.stringify(data);
   // Round-trip so structuredContent is exactly what JSON carries (no undefined, no Date objects),
   // and the text block and structuredContent can never disagree.
-  const structuredContent = JSON.parse(json) as T;
+  const parsed: unknown = json === undefined ? undefined : JSON.parse(json);
+  // A `toJSON` method on `data` decides what it serializes to, which may not be an object.
+  if (json === undefined || !isPlainObject(parsed)) {
+    throw new TypeError(
+      'ok() data must serialize to a JSON object; a toJSON() method on it returned something else.',
+    );
+  }
+  const structuredContent = parsed as T;
   const content: CallToolResult['content'] = [{ type: 'text', text: json }];
   if (options.summary) content.push({ type: 'text', text: options.summary });
   return { content, structuredContent, isError: false };
@@ -92,7 +100,9 @@ export function failFromError(error: unknown): SafeFailure {
   // Web Crypto is global in Node 20+ and in browsers, so this module runs in both.
   const ref = globalThis.crypto.randomUUID().slice(0, 8);
   return {
-    result: fail(`The tool failed because of an internal error (ref ${ref}). Try again later, or try another way.`),
+    result: fail(
+      `The tool failed because of an internal error (ref ${ref}). Try again later, or try another way.`,
+    ),
     ref,
   };
 }

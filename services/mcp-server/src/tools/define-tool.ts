@@ -65,7 +65,8 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
             return await spec.run(args as z.output<Input>, { deps, signal: mcp.mcpReq.signal, mcp });
           } catch (error) {
             const { result, ref } = failFromError(error);
-            if (ref) deps.logger.error({ err: error, tool: spec.name, ref }, 'tool threw an unexpected error');
+            if (ref)
+              deps.logger.error({ err: error, tool: spec.name, ref }, 'tool threw an unexpected error');
             return result;
           }
         },

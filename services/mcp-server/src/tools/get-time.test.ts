@@ -24,7 +24,9 @@ describe('get_time', () => {
       utcOffset: '+02:00',
       unixSeconds: 1785240000,
     });
-    expect(JSON.parse((result.content as Array<{ text: string }>)[0]?.text ?? '')).toEqual(result.structuredContent);
+    expect(JSON.parse((result.content as Array<{ text: string }>)[0]?.text ?? '')).toEqual(
+      result.structuredContent,
+    );
   });
 
   it('handles negative and half-hour offsets', async () => {
@@ -39,7 +41,9 @@ describe('get_time', () => {
     const result = await call({ timezone: 'Mars/Olympus_Mons' });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
-    expect((result.content as Array<{ text: string }>)[0]?.text).toMatch(/not an IANA time zone.*Europe\/Oslo/);
+    expect((result.content as Array<{ text: string }>)[0]?.text).toMatch(
+      /not an IANA time zone.*Europe\/Oslo/,
+    );
   });
 
   it.each([

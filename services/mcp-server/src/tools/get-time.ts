@@ -15,12 +15,16 @@ const input = z.object({
     .string()
     .min(1)
     .max(MAX_ZONE_LENGTH)
-    .describe('IANA time zone name, e.g. "Europe/Oslo", "America/New_York" or "UTC". Not a city name or offset.'),
+    .describe(
+      'IANA time zone name, e.g. "Europe/Oslo", "America/New_York" or "UTC". Not a city name or offset.',
+    ),
 });
 
 const output = z.object({
   timezone: z.string().describe('The canonical IANA zone name that was used.'),
-  iso: z.string().describe('Local date and time with its UTC offset, ISO 8601, e.g. "2026-07-28T14:00:00+02:00".'),
+  iso: z
+    .string()
+    .describe('Local date and time with its UTC offset, ISO 8601, e.g. "2026-07-28T14:00:00+02:00".'),
   date: z.string().describe('Local date, YYYY-MM-DD.'),
   time: z.string().describe('Local time, HH:MM:SS, 24-hour clock.'),
   weekday: z.string().describe('Local day of the week in English, e.g. "Tuesday".'),

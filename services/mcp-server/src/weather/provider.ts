@@ -4,6 +4,9 @@
  * implement it: the built-in offline dataset (the default) and Open-Meteo.
  */
 
+/** Forecasts beyond a week are guesswork, and Open-Meteo's default horizon is 7 days. */
+export const MAX_FORECAST_DAYS = 7;
+
 /** A place the weather is for. */
 export interface Place {
   name: string;

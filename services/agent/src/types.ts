@@ -1,0 +1,103 @@
+/**
+ * @module types
+ * The seams between the agent's parts: the MCP side (`mcp/`), the model side (`llm/`) and the
+ * loop (`loop.ts`) only meet through these types, so each can be tested on its own.
+ */
+import type { CallToolResult } from '@mcp-workshop/shared';
+
+/** A JSON Schema object as MCP sends it (`inputSchema`, `outputSchema`). */
+export type JsonSchema = Record<string, unknown>;
+
+/** A tool as discovered on one MCP server. */
+export interface DiscoveredTool {
+  /** The configured name of the server it came from (e.g. "workshop"). */
+  server: string;
+  /** The tool's name on that server, exactly as MCP gave it (may contain dots, up to 128 chars). */
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: Record<string, unknown>;
+}
+
+/** A progress notification received during a call. */
+export interface ProgressEvent {
+  progress: number;
+  total?: number;
+  message?: string;
+  atMs: number;
+}
+
+/** A log notification (`notifications/message`) received while a call ran. */
+export interface LogEvent {
+  level: string;
+  logger?: string;
+  data: unknown;
+  atMs: number;
+}
+
+/** Why a call produced no result. Each kind still reaches the model as a tool error. */
+export type CallFailure =
+  | { kind: 'jsonrpc'; code: number; message: string }
+  | { kind: 'timeout'; message: string }
+  | { kind: 'aborted'; message: string }
+  | { kind: 'transport'; message: string };
+
+/** What one `tools/call` produced: a result, or a failure that is not a result. */
+export interface CallOutcome {
+  result?: CallToolResult;
+  failure?: CallFailure;
+  durationMs: number;
+  progress: ProgressEvent[];
+  logs: LogEvent[];
+}
+
+export interface CallOptions {
+  /** Overall limit for the call; every progress notification restarts the clock. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onProgress?: (event: ProgressEvent) => void;
+  onLog?: (event: LogEvent) => void;
+}
+
+/** A connected MCP server, as the trace and the web page show it. */
+export interface ServerInfo {
+  name: string;
+  /** URL or command line. */
+  target: string;
+  protocolVersion: string;
+  era: 'modern' | 'legacy';
+}
+
+/** What the person is asked when a tool requests input (elicitation). */
+export interface InputRequest {
+  server: string;
+  message: string;
+  /** The flat JSON Schema of the form (`requestedSchema`). */
+  schema: JsonSchema;
+}
+
+export type InputAnswer =
+  | { action: 'accept'; content: Record<string, string | number | boolean | string[]> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
+
+/** How a tool's request for input reaches a person: REPL prompt, web form, or a refusal in one-shot mode. */
+export type InputHandler = (request: InputRequest) => Promise<InputAnswer>;
+
+/** Every MCP server the agent is connected to, behind one interface. */
+export interface McpHub {
+  /** The tool set the next model turn sees. It only changes in `refresh()`. */
+  tools(): readonly DiscoveredTool[];
+  /** Swaps in a new tool set if any server sent `notifications/tools/list_changed`; call between model turns. */
+  refresh(): Promise<boolean>;
+  callTool(
+    server: string,
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallOutcome>;
+  servers(): readonly ServerInfo[];
+  close(): Promise<void>;
+}

@@ -1,0 +1,58 @@
+/**
+ * @module env
+ * The only place that reads `process.env`. Every setting is validated once, at start-up, and a
+ * bad value stops the server with a message that says which variable to fix and how.
+ * Empty values count as unset, so `PORT=` in a `.env` file means "use the default".
+ */
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { DEFAULT_FORECAST_URL, DEFAULT_GEOCODING_URL } from './weather/open-meteo.js';
+
+/** Where the task database lives unless DATA_DIR says otherwise: next to this package, not the caller's cwd. */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../data', import.meta.url));
+
+const commaList = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
+
+const EnvSchema = z.object({
+  HOST: z.string().default('127.0.0.1').describe('Interface to bind; 0.0.0.0 only inside a container.'),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  MCP_STATELESS: z.stringbool().default(false),
+  MCP_SESSION_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1800),
+  MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(100),
+  MCP_ALLOWED_HOSTS: commaList.optional(),
+  MCP_ALLOWED_ORIGINS: commaList.optional(),
+  DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
+  WEATHER_PROVIDER: z.enum(['offline', 'open-meteo']).default('offline'),
+  OPEN_METEO_GEOCODING_URL: z.url().default(DEFAULT_GEOCODING_URL),
+  OPEN_METEO_FORECAST_URL: z.url().default(DEFAULT_FORECAST_URL),
+  WEATHER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type ServerEnv = z.infer<typeof EnvSchema>;
+
+/** Thrown when the environment is invalid; the message lists every bad variable. */
+export class EnvError extends Error {
+  override readonly name = 'EnvError';
+}
+
+/** Parses an environment (default: `process.env`). Pure apart from reading its argument. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): ServerEnv {
+  const present = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ''),
+  );
+  const parsed = EnvSchema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? '?');
+    return `  ${name}=${JSON.stringify(source[name] ?? '')}: ${issue.message}`;
+  });
+  throw new EnvError(
+    `Invalid environment. Fix these variables (or unset them to use the defaults):\n${lines.join('\n')}`,
+  );
+}

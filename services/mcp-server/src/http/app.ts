@@ -1,0 +1,89 @@
+/**
+ * @module http/app
+ * `createApp()` builds the express app: `/mcp` (Streamable HTTP), `/health`, and the curl path
+ * (`/tools`). It binds nothing; the entry file listens.
+ */
+
+import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
+import {
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  type McpServer,
+} from '@modelcontextprotocol/server';
+import express, { type Express } from 'express';
+import type { Logger } from '../logger.js';
+import { SERVER_NAME, SERVER_VERSION } from '../version.js';
+import { rejectDeepJson } from './json-depth.js';
+import { bodyErrorHandler, sendJsonRpcError } from './json-rpc-errors.js';
+import { createMcpEndpoint } from './mcp-endpoint.js';
+import { SessionRegistry } from './sessions.js';
+import { createToolRoutes } from './tool-routes.js';
+
+/** Largest request body accepted anywhere (MCP messages and curl-path arguments are small). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_LABEL = '1 MB';
+
+export interface AppOptions {
+  buildServer: () => McpServer;
+  logger: Logger;
+  stateless: boolean;
+  sessionTtlSeconds: number;
+  maxSessions: number;
+  /** Extra `Host` names to accept besides localhost (needed when bound to 0.0.0.0, e.g. in Docker). */
+  allowedHosts?: string[];
+  /** Extra `Origin` hostnames to accept besides localhost. */
+  allowedOrigins?: string[];
+}
+
+export interface WorkshopApp {
+  app: Express;
+  /** Live 2025-era sessions; undefined in stateless mode. */
+  sessions: SessionRegistry | undefined;
+  /** Closes every session and stops timers. */
+  close(): Promise<void>;
+}
+
+export function createApp(options: AppOptions): WorkshopApp {
+  const { buildServer, logger } = options;
+  const sessions = options.stateless
+    ? undefined
+    : new SessionRegistry({
+        ttlMs: options.sessionTtlSeconds * 1000,
+        maxSessions: options.maxSessions,
+        logger,
+      });
+  const endpoint = createMcpEndpoint({ buildServer, logger, sessions, maxBodyBytes: MAX_BODY_BYTES });
+
+  const app = express();
+  app.disable('x-powered-by');
+  // DNS-rebinding and cross-site protection: a foreign Host or Origin gets 403 before anything else runs.
+  app.use(hostHeaderValidation([...localhostAllowedHostnames(), ...(options.allowedHosts ?? [])]));
+  app.use(originValidation([...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])]));
+  // Parse every POST body as JSON, whatever its Content-Type says, so the 1 MB limit covers all of them;
+  // the MCP transport still answers a wrong Content-Type with 415. `strict: false` lets `"Oslo"` or `42`
+  // through as the valid JSON they are, so the route can say what is wrong instead of "parse error".
+  app.use(express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false }));
+  app.use(rejectDeepJson);
+
+  app.get('/health', (_req, res) => {
+    res.json({
+      status: 'ok',
+      name: SERVER_NAME,
+      version: SERVER_VERSION,
+      mode: sessions ? 'stateful' : 'stateless',
+      sessions: sessions?.size ?? 0,
+      uptimeSeconds: Math.round(process.uptime()),
+    });
+  });
+
+  app.all('/mcp', endpoint.handle);
+  app.use(createToolRoutes(buildServer, logger));
+
+  app.use(bodyErrorHandler(MAX_BODY_LABEL));
+  app.use(((error, _req, res, _next) => {
+    logger.error({ err: error }, 'unhandled error');
+    if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'Internal server error');
+  }) satisfies express.ErrorRequestHandler);
+
+  return { app, sessions, close: () => endpoint.close() };
+}

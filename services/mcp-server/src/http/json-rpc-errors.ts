@@ -1,0 +1,28 @@
+/**
+ * @module http/json-rpc-errors
+ * HTTP-level failures answered in JSON-RPC's error shape, so MCP clients can read them.
+ * `id` is null because these happen before (or instead of) reading a request id.
+ */
+import type { ErrorRequestHandler, Response } from 'express';
+
+export function sendJsonRpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/** Maps body-parser failures (bad JSON, too large) to the answers the MCP spec and clients expect. */
+export function bodyErrorHandler(limitLabel: string): ErrorRequestHandler {
+  return (error: unknown, _req, res, next) => {
+    const type = typeof error === 'object' && error !== null && 'type' in error ? String(error.type) : '';
+    if (res.headersSent) return next(error);
+    if (type === 'entity.too.large') {
+      return sendJsonRpcError(res, 413, -32600, `Request body too large: the limit is ${limitLabel}.`);
+    }
+    if (type === 'entity.parse.failed') {
+      return sendJsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
+    }
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+      return sendJsonRpcError(res, 415, -32600, 'Unsupported body encoding: send UTF-8 JSON.');
+    }
+    return next(error);
+  };
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+/**
+ * @module index
+ * Entry point, and the only file that does process-level I/O: it reads the environment and the
+ * command line, then serves MCP over HTTP (default) or stdio (`--stdio`).
+ *
+ *   node dist/index.js            Streamable HTTP on http://HOST:PORT/mcp
+ *   node dist/index.js --stdio    MCP on stdin/stdout; logs go to stderr
+ */
+import { parseArgs } from 'node:util';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { createDeps } from './deps.js';
+import { EnvError, loadEnv } from './env.js';
+import { createApp } from './http/app.js';
+import { createLogger } from './logger.js';
+import { createMcpServer } from './server.js';
+import { SERVER_NAME, SERVER_VERSION } from './version.js';
+
+const USAGE = `Usage: ${SERVER_NAME} [--stdio] [--help]
+
+  (no flag)   serve MCP over Streamable HTTP at http://$HOST:$PORT/mcp (default 127.0.0.1:3000)
+  --stdio     serve MCP over stdin/stdout, for Claude Desktop, VS Code, Codex CLI and Inspector
+  --help      show this text
+
+Settings come from environment variables; see the README's table.`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      stdio: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    // stderr, so even `--stdio --help` never puts non-protocol bytes on stdout.
+    console.error(USAGE);
+    return;
+  }
+
+  const env = loadEnv();
+  const logger = createLogger(env.LOG_LEVEL);
+  const deps = createDeps(env, logger);
+  const buildServer = () => createMcpServer(deps);
+
+  if (values.stdio) {
+    const handle = serveStdio(buildServer, {
+      onerror: (error) => logger.warn({ err: error }, 'stdio error'),
+    });
+    logger.info({ version: SERVER_VERSION, dataDir: env.DATA_DIR }, 'serving MCP over stdio');
+    const stop = async () => {
+      await handle.close();
+      deps.tasks.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    // The client closing stdin ends the session: exit instead of lingering as an orphan.
+    process.stdin.once('end', stop);
+    return;
+  }
+
+  const workshop = createApp({
+    buildServer,
+    logger,
+    stateless: env.MCP_STATELESS,
+    sessionTtlSeconds: env.MCP_SESSION_TTL_SECONDS,
+    maxSessions: env.MCP_MAX_SESSIONS,
+    allowedHosts: env.MCP_ALLOWED_HOSTS,
+    allowedOrigins: env.MCP_ALLOWED_ORIGINS,
+  });
+  const httpServer = workshop.app.listen(env.PORT, env.HOST);
+  httpServer.once('listening', () => {
+    const address = httpServer.address();
+    const port = typeof address === 'object' && address ? address.port : env.PORT;
+    logger.info(
+      {
+        url: `http://${env.HOST}:${port}/mcp`,
+        mode: env.MCP_STATELESS ? 'stateless' : 'stateful',
+        dataDir: env.DATA_DIR,
+      },
+      'MCP server listening',
+    );
+  });
+  httpServer.once('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') {
+      logger.fatal(
+        `Port ${env.PORT} on ${env.HOST} is already in use. Stop the other process or set PORT=<free port>.`,
+      );
+    } else {
+      logger.fatal({ err: error }, 'could not start the HTTP server');
+    }
+    process.exit(1);
+  });
+
+  const stop = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    httpServer.close();
+    httpServer.closeAllConnections();
+    await workshop.close();
+    deps.tasks.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof EnvError ? error.message : error);
+  process.exit(1);
+});

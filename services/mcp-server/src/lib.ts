@@ -1,0 +1,16 @@
+/**
+ * @module lib
+ * What other packages (the agent, exercises, tests) may import from the server: the factories,
+ * never the entry file.
+ */
+export { createDeps } from './deps.js';
+export type { ServerEnv } from './env.js';
+export { loadEnv } from './env.js';
+export type { AppOptions, WorkshopApp } from './http/app.js';
+export { createApp, MAX_BODY_BYTES } from './http/app.js';
+export type { LocalServer, LocalServerOptions } from './local-server.js';
+export { startLocalServer } from './local-server.js';
+export { createLogger, createSilentLogger } from './logger.js';
+export { createMcpServer } from './server.js';
+export type { ToolDeps } from './tools/deps.js';
+export { tools } from './tools/index.js';

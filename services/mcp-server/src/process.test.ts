@@ -1,0 +1,168 @@
+/**
+ * The built server as a real process, the way Claude Desktop, Codex CLI and `pnpm start` run it:
+ * stdio with nothing but protocol on stdout, and an HTTP server whose tasks survive a restart.
+ * Needs `dist/` (turbo builds it before `test`).
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+const ENTRY = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+/** Upper bound on waiting for a child process to start or stop. */
+const PROCESS_WAIT_MS = 10_000;
+
+let dataDir: string;
+const children: ChildProcessWithoutNullStreams[] = [];
+
+beforeAll(() => {
+  if (!existsSync(ENTRY))
+    throw new Error(`${ENTRY} is missing: run "pnpm build" (pnpm test does it for you).`);
+});
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+function start(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
+  const child = spawn(process.execPath, [ENTRY, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: 'pipe',
+  });
+  children.push(child);
+  return child;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(baseUrl: string): Promise<void> {
+  const deadline = Date.now() + PROCESS_WAIT_MS;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${baseUrl}/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${baseUrl} did not become healthy within ${PROCESS_WAIT_MS} ms`);
+}
+
+describe('node dist/index.js --stdio', () => {
+  it('writes only JSON-RPC messages to stdout and its logs to stderr', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'mcp-stdio-'));
+    const child = start(['--stdio'], { DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const lines = createInterface({ input: child.stdout });
+    const received: unknown[] = [];
+    const nextMessage = () =>
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no stdout line in time')), PROCESS_WAIT_MS);
+        lines.once('line', (line) => {
+          clearTimeout(timer);
+          const parsed = JSON.parse(line) as Record<string, unknown>; // throws on any non-JSON byte
+          received.push(parsed);
+          resolve(parsed);
+        });
+      });
+    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'raw-stdio', version: '0' },
+      },
+    });
+    expect(await nextMessage()).toMatchObject({ id: 1, result: { protocolVersion: '2025-06-18' } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'add_task', arguments: { title: 'stdio task' } },
+    });
+    const call = await nextMessage();
+    expect(call).toMatchObject({ id: 2, result: { isError: false } });
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'nope', arguments: {} } });
+    expect(await nextMessage()).toMatchObject({ id: 3, error: { code: -32602 } });
+
+    for (const message of received) expect(message).toMatchObject({ jsonrpc: '2.0' });
+    expect(stderr).toMatch(/serving MCP over stdio/);
+    child.stdin.end();
+  });
+
+  it('serves the official client, which negotiates the 2026-07-28 era when asked', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'mcp-stdio-'));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [ENTRY, '--stdio'],
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'stdio-test', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(transport);
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      const { tools } = await client.listTools();
+      expect(tools.length).toBe(8);
+      const result = await client.callTool({
+        name: 'get_weather',
+        arguments: { location: 'Trondheim', days: 2 },
+      });
+      expect(result.isError).toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('HTTP server restart', () => {
+  it('keeps the tasks in the database file across a restart', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'mcp-restart-'));
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
+
+    const first = start([], env);
+    await waitForHealth(baseUrl);
+    const added = await fetch(`${baseUrl}/tools/add_task`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Survive a restart' }),
+    });
+    expect(((await added.json()) as { isError: boolean }).isError).toBe(false);
+    const exited = new Promise((resolve) => first.once('exit', resolve));
+    first.kill('SIGTERM');
+    await exited;
+
+    start([], env);
+    await waitForHealth(baseUrl);
+    const listed = await fetch(`${baseUrl}/tools/list_tasks`, { method: 'POST' });
+    const data = (await listed.json()) as { structuredContent: { items: Array<{ title: string }> } };
+    expect(data.structuredContent.items.map((task) => task.title)).toContain('Survive a restart');
+  });
+});

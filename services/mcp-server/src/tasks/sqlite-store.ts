@@ -1,0 +1,172 @@
+/**
+ * @module tasks/sqlite-store
+ * `openTaskStore()`: the {@link TaskStore} over a SQLite file, `<dataDir>/tasks.db`, through
+ * `node-sqlite3-wasm`. Every write is one statement, so even kill -9 leaves a task either fully
+ * stored or absent. Stale-lock removal and busy retries live in `sqlite-lock.ts`; tests in
+ * `sqlite-store.test.ts`.
+ *
+ * Crash recovery is SQLite's own hot-journal rollback, which needs a small fix to the package:
+ * `patches/node-sqlite3-wasm@0.8.60.patch` (applied by pnpm through `patchedDependencies` in
+ * `pnpm-workspace.yaml`). The package's xCheckReservedLock answered "does `<file>.lock` exist?",
+ * but the package takes that same directory for every lock level, so a reader holding its own
+ * SHARED lock was told another connection held RESERVED. SQLite then treated a killed writer's
+ * journal as belonging to a live one, never rolled it back, and read its half-written pages as if
+ * committed. The patch answers "no" when this handle holds the lock itself, which is correct
+ * because the directory lock is exclusive. To report upstream (github.com/tndrle/node-sqlite3-wasm);
+ * drop the patch once a release fixes it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ToolError } from '@mcp-workshop/shared';
+import sqlite, { type BindValues, type SQLiteValue } from 'node-sqlite3-wasm';
+import type { Logger } from '../logger.js';
+import { removeStaleLock, withBusyRetry } from './sqlite-lock.js';
+import type { Task, TaskStatusFilter, TaskStore } from './store.js';
+
+/** The database file's name inside `dataDir`. */
+export const TASKS_DB_FILE = 'tasks.db';
+
+/** Keeps the file, and a full `list_tasks` answer, a size a model and a laptop can handle. */
+export const MAX_TASKS = 10_000;
+
+/** A task title is a one-line label, not a document; the schema's CHECK uses the same number. */
+export const MAX_TITLE_LENGTH = 200;
+
+/**
+ * Set on every open, because `synchronous` is per connection. A rollback journal with an fsync on
+ * every commit is what lets a committed task survive kill -9 or a power cut
+ * (`node-sqlite3-wasm` cannot do WAL).
+ */
+export const CONNECTION_PRAGMAS = 'PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL;';
+
+/**
+ * Migration N takes the schema from `user_version` N-1 to N. Append; never edit a shipped one.
+ * AUTOINCREMENT means an id is never reused, even after deletes, so an old id a model remembers
+ * can never hit a different task.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE tasks (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     title TEXT NOT NULL CHECK (length(title) BETWEEN 1 AND ${MAX_TITLE_LENGTH}),
+     done INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
+     created_at TEXT NOT NULL,
+     completed_at TEXT
+   )`,
+];
+
+const COLUMNS = 'id, title, done, created_at, completed_at';
+
+const SQL = {
+  // One statement checks the bound and inserts, so two writers cannot both squeeze past it.
+  add: `INSERT INTO tasks (title, created_at) SELECT ?, ? WHERE (SELECT count(*) FROM tasks) < ? RETURNING ${COLUMNS}`,
+  list: {
+    all: `SELECT ${COLUMNS} FROM tasks ORDER BY id`,
+    open: `SELECT ${COLUMNS} FROM tasks WHERE done = 0 ORDER BY id`,
+    done: `SELECT ${COLUMNS} FROM tasks WHERE done = 1 ORDER BY id`,
+  } satisfies Record<TaskStatusFilter, string>,
+  get: `SELECT ${COLUMNS} FROM tasks WHERE id = ?`,
+  // coalesce keeps the first completion time, so completing twice changes nothing.
+  complete: `UPDATE tasks SET done = 1, completed_at = coalesce(completed_at, ?) WHERE id = ? RETURNING ${COLUMNS}`,
+  delete: `DELETE FROM tasks WHERE id = ? RETURNING ${COLUMNS}`,
+} as const;
+
+export interface TaskStoreOptions {
+  /** Created if missing; the database is `<dataDir>/tasks.db`. */
+  dataDir: string;
+  logger: Logger;
+  /** Clock for `createdAt` and `completedAt`; tests pass a fixed one. */
+  now?: () => Date;
+}
+
+/** Opens (creating and migrating if needed) the task database. Call `close()` when done. */
+export function openTaskStore({ dataDir, logger, now = () => new Date() }: TaskStoreOptions): TaskStore {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, TASKS_DB_FILE);
+  // Before the first access: a crash may have left a lock that makes every access busy. Once it is
+  // gone, the first read rolls back the dead writer's journal (SQLite's own recovery; see above).
+  removeStaleLock(file, logger);
+  const db = new sqlite.Database(file);
+  const retry = <T>(op: () => T): T => withBusyRetry(file, logger, op);
+  try {
+    retry(() => db.exec(CONNECTION_PRAGMAS));
+    retry(() => migrate(db));
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+
+  const one = (sql: string, values: BindValues): Task | undefined => {
+    const row = retry(() => db.get(sql, values)) as Row | null;
+    return row ? toTask(row) : undefined;
+  };
+
+  return {
+    add(title) {
+      if (title.length < 1 || title.length > MAX_TITLE_LENGTH) {
+        throw new ToolError(`A task title must be 1 to ${MAX_TITLE_LENGTH} characters long.`);
+      }
+      const task = one(SQL.add, [title, now().toISOString(), MAX_TASKS]);
+      if (!task) {
+        throw new ToolError(
+          `The task list is full: it holds at most ${MAX_TASKS.toLocaleString('en-US')} tasks. ` +
+            'Delete finished tasks with delete_task, then add this one again.',
+        );
+      }
+      return task;
+    },
+    list(status) {
+      return (retry(() => db.all(SQL.list[status])) as Row[]).map(toTask);
+    },
+    get(id) {
+      return isTaskId(id) ? one(SQL.get, [id]) : undefined;
+    },
+    complete(id) {
+      return isTaskId(id) ? one(SQL.complete, [now().toISOString(), id]) : undefined;
+    },
+    delete(id) {
+      return isTaskId(id) ? one(SQL.delete, [id]) : undefined;
+    },
+    close() {
+      if (db.isOpen) db.close();
+    },
+  };
+}
+
+type Row = Record<string, SQLiteValue>;
+
+/** Brings the schema up to date in one transaction, so a crash mid-migration changes nothing. */
+function migrate(db: InstanceType<typeof sqlite.Database>): void {
+  // IMMEDIATE takes the write lock before reading the version, so two servers cannot both migrate.
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const version = Number((db.get('PRAGMA user_version') as Row | null)?.user_version ?? 0);
+    if (version > MIGRATIONS.length) {
+      throw new Error(
+        `${TASKS_DB_FILE} has schema version ${version}, but this server only knows up to ${MIGRATIONS.length}. ` +
+          'Upgrade the server, or point DATA_DIR at another directory.',
+      );
+    }
+    for (const migration of MIGRATIONS.slice(version)) db.exec(migration);
+    // PRAGMA cannot take bound parameters; the value is a number from this file, never input.
+    db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/** Ids are positive safe integers; anything else cannot name a task, so it is not worth a query. */
+function isTaskId(id: number): boolean {
+  return Number.isSafeInteger(id) && id > 0;
+}
+
+function toTask(row: Row): Task {
+  return {
+    id: Number(row.id),
+    title: String(row.title),
+    done: row.done === 1,
+    createdAt: String(row.created_at),
+    completedAt: row.completed_at === null ? null : String(row.completed_at),
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * @module tools/add-task
+ * `add_task`: adds a task to the persistent task list. Test: `add-task.test.ts`.
+ */
+import { fail, ok } from '@mcp-workshop/shared';
+import { z } from 'zod';
+import { MAX_TITLE_LENGTH } from '../tasks/sqlite-store.js';
+import { defineTool } from './define-tool.js';
+import { taskSchema } from './task-schema.js';
+
+/** Any whitespace run, line breaks included, becomes one space: a title is a single line. */
+const WHITESPACE_RUN = /\s+/g;
+
+/** Control characters left after that (NUL, escape sequences, DEL) are refused, never stored. */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+const input = z.object({
+  title: z
+    .string()
+    .min(1)
+    .max(MAX_TITLE_LENGTH)
+    .describe(
+      `What to do, as one line of plain text, up to ${MAX_TITLE_LENGTH} characters, e.g. "Buy milk".`,
+    ),
+});
+
+const output = z.object({
+  task: taskSchema.describe('The task as stored, with the id to use for complete_task and delete_task.'),
+});
+
+export const addTask = defineTool({
+  name: 'add_task',
+  title: 'Add task',
+  description:
+    "Add a task to the user's task list, which is kept between conversations. Returns the new task with its id. " +
+    'Call it once per task; calling it twice adds the task twice.',
+  input,
+  output,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run({ title }, { deps }) {
+    const clean = normalizeTitle(title);
+    if (clean === undefined) {
+      return fail('A task title must be plain text: remove control characters such as null bytes.');
+    }
+    if (clean.length === 0)
+      return fail('A task title needs at least one visible character, e.g. "Buy milk".');
+    const task = deps.tasks.add(clean);
+    return ok({ task }, { summary: `Added task ${task.id}: "${task.title}".` });
+  },
+});
+
+/** The title on one line and trimmed, or undefined when it holds control characters. */
+function normalizeTitle(raw: string): string | undefined {
+  const oneLine = raw.replace(WHITESPACE_RUN, ' ').trim();
+  return CONTROL_CHARACTER.test(oneLine) ? undefined : oneLine;
+}

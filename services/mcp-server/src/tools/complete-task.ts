@@ -1,0 +1,31 @@
+/**
+ * @module tools/complete-task
+ * `complete_task`: marks a task done. Completing a done task again changes nothing, not even its
+ * completion time. Test: `complete-task.test.ts`.
+ */
+import { fail, ok } from '@mcp-workshop/shared';
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { noSuchTask, taskIdField, taskSchema } from './task-schema.js';
+
+const input = z.object({ id: taskIdField });
+
+const output = z.object({
+  task: taskSchema.describe('The task after the change, with done set to true.'),
+});
+
+export const completeTask = defineTool({
+  name: 'complete_task',
+  title: 'Complete task',
+  description:
+    "Mark a task on the user's task list as done, by id. Get the id from list_tasks or add_task. " +
+    'Completing a task that is already done is harmless and keeps its original completion time.',
+  input,
+  output,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run({ id }, { deps }) {
+    const task = deps.tasks.complete(id);
+    if (!task) return fail(noSuchTask(id));
+    return ok({ task }, { summary: `Task ${task.id} is done: "${task.title}".` });
+  },
+});

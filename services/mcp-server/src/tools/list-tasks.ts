@@ -1,0 +1,44 @@
+/**
+ * @module tools/list-tasks
+ * `list_tasks`: the tasks on the persistent task list, optionally only open or done ones.
+ * Test: `list-tasks.test.ts`.
+ */
+import { okList } from '@mcp-workshop/shared';
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { taskSchema } from './task-schema.js';
+
+const STATUSES = ['all', 'open', 'done'] as const;
+
+const input = z.object({
+  status: z
+    .enum(STATUSES)
+    .default('all')
+    .describe('Which tasks to list: "open" (not done yet), "done", or "all" (the default).'),
+});
+
+const output = z.object({
+  items: z.array(taskSchema).describe('The matching tasks, oldest first.'),
+  count: z.number().int().describe('How many tasks are in items.'),
+  status: z.enum(STATUSES).describe('The filter that was applied.'),
+});
+
+export const listTasks = defineTool({
+  name: 'list_tasks',
+  title: 'List tasks',
+  description:
+    "List the user's tasks with their ids, oldest first. Use it to answer questions about the task list " +
+    'and to find the id that complete_task and delete_task need.',
+  input,
+  output,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run({ status }, { deps }) {
+    const tasks = deps.tasks.list(status);
+    const which = status === 'all' ? '' : `${status} `;
+    return okList(
+      tasks,
+      { status },
+      { summary: `${tasks.length} ${which}task${tasks.length === 1 ? '' : 's'}.` },
+    );
+  },
+});
