@@ -2,6 +2,7 @@
  * @module @mcp-workshop/shared
  * The tool-result contract shared by the MCP server and the agent.
  */
+export { EnvError, parseEnv } from './env.js';
 export { ToolError, WorkshopError } from './errors.js';
 export type { ListResult, OkOptions, SafeFailure, StructuredToolResult } from './result.js';
 export { fail, failFromError, ok, okList, okText } from './result.js';

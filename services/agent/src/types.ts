@@ -14,6 +14,11 @@ export interface DiscoveredTool {
   server: string;
   /** The tool's name on that server, exactly as MCP gave it (may contain dots, up to 128 chars). */
   name: string;
+  /**
+   * Unique across all connected servers: `name`, or `<server>__<name>` when several servers offer
+   * that name. Set by the hub; display it, and derive the model's function name from it.
+   */
+  qualifiedName?: string;
   title?: string;
   description?: string;
   inputSchema: JsonSchema;
@@ -68,6 +73,10 @@ export interface ServerInfo {
   target: string;
   protocolVersion: string;
   era: 'modern' | 'legacy';
+  /** The server's own name and version, as it reported them. */
+  implementation?: { name: string; version: string };
+  /** The server's usage guide for the model (`instructions`); worth putting in the system prompt. */
+  instructions?: string;
 }
 
 /** What the person is asked when a tool requests input (elicitation). */

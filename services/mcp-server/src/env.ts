@@ -5,6 +5,7 @@
  * Empty values count as unset, so `PORT=` in a `.env` file means "use the default".
  */
 import { fileURLToPath } from 'node:url';
+import { parseEnv } from '@mcp-workshop/shared';
 import { z } from 'zod';
 import { DEFAULT_FORECAST_URL, DEFAULT_GEOCODING_URL } from './weather/open-meteo.js';
 
@@ -36,23 +37,9 @@ const EnvSchema = z.object({
 
 export type ServerEnv = z.infer<typeof EnvSchema>;
 
-/** Thrown when the environment is invalid; the message lists every bad variable. */
-export class EnvError extends Error {
-  override readonly name = 'EnvError';
+/** Parses an environment (default: `process.env`); throws an `EnvError` naming every bad variable. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): ServerEnv {
+  return parseEnv(EnvSchema, source);
 }
 
-/** Parses an environment (default: `process.env`). Pure apart from reading its argument. */
-export function loadEnv(source: NodeJS.ProcessEnv = process.env): ServerEnv {
-  const present = Object.fromEntries(
-    Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ''),
-  );
-  const parsed = EnvSchema.safeParse(present);
-  if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((issue) => {
-    const name = String(issue.path[0] ?? '?');
-    return `  ${name}=${JSON.stringify(source[name] ?? '')}: ${issue.message}`;
-  });
-  throw new EnvError(
-    `Invalid environment. Fix these variables (or unset them to use the defaults):\n${lines.join('\n')}`,
-  );
-}
+export { EnvError } from '@mcp-workshop/shared';

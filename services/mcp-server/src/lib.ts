@@ -5,7 +5,7 @@
  */
 export { createDeps } from './deps.js';
 export type { ServerEnv } from './env.js';
-export { loadEnv } from './env.js';
+export { DEFAULT_DATA_DIR, loadEnv } from './env.js';
 export type { AppOptions, WorkshopApp } from './http/app.js';
 export { createApp, MAX_BODY_BYTES } from './http/app.js';
 export type { LocalServer, LocalServerOptions } from './local-server.js';

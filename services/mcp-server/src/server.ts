@@ -8,12 +8,13 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { ToolDeps } from './tools/deps.js';
 import { tools } from './tools/index.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
+import { CITIES } from './weather/cities.js';
 
 /** Caps the arguments of one call (array elements plus object members), against hostile payloads. */
 export const MAX_TOOL_INPUT_ELEMENTS = 10_000;
 
 export const SERVER_INSTRUCTIONS =
-  'Workshop server with offline example tools: weather for 40+ cities, arithmetic, time zones and a small task list. ' +
+  `Workshop server with offline example tools: weather for ${CITIES.length} cities, arithmetic, time zones and a small task list. ` +
   'Results carry structuredContent (a JSON object) plus the same JSON as text; failures come back with isError: true.';
 
 export function createMcpServer(deps: ToolDeps): McpServer {

@@ -1,0 +1,53 @@
+/**
+ * @module demo-model/start
+ * Starts the offline demo model (`server.ts`) on a port and returns its base URL for the
+ * `openai` client. The only file of the demo model that does I/O.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDemoModelApp } from './server.js';
+
+export interface StartDemoModelOptions {
+  /** Interface to listen on; defaults to loopback, since only this machine should talk to it. */
+  host?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Pause between stream events, in ms; see `DEFAULT_CHUNK_DELAY_MS`. */
+  chunkDelayMs?: number;
+}
+
+export interface RunningDemoModel {
+  /** Base URL for the `openai` client, ending in `/v1`, e.g. "http://127.0.0.1:41234/v1". */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A host the client can dial: a wildcard address is reached through loopback. */
+function dialableHost(address: string): string {
+  if (address === '0.0.0.0') return '127.0.0.1';
+  if (address === '::') return '[::1]';
+  return address.includes(':') ? `[${address}]` : address;
+}
+
+/** Listens, and resolves once the port is bound (or rejects, e.g. when the port is taken). */
+export async function startDemoModel(options: StartDemoModelOptions = {}): Promise<RunningDemoModel> {
+  const appOptions = options.chunkDelayMs === undefined ? {} : { chunkDelayMs: options.chunkDelayMs };
+  const server = createServer(createDemoModelApp(appOptions));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { address, port } = server.address() as AddressInfo;
+  return {
+    url: `http://${dialableHost(address)}:${port}/v1`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Streams and keep-alive sockets would otherwise hold close() open.
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * @module demo
+ * `pnpm demo`: the whole workshop in one command, offline. It starts the MCP server (with a
+ * throw-away task database), the offline demo model when there is no OPENAI_API_KEY, and the
+ * agent; asks a few questions that show a structured result, a list, an error the model
+ * recovers from, and a write; prints every trace; and exits 0.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalServer } from '@mcp-workshop/mcp-server';
+import { loadAgentEnv } from './env.js';
+import { formatHeader, formatTurn } from './format.js';
+import { declineInput } from './input.js';
+import { createLogger } from './logger.js';
+import { startRuntime } from './runtime.js';
+
+export const DEMO_QUESTIONS = [
+  { shows: 'a structured result', question: "What's the weather in Oslo?" },
+  { shows: 'a list, wrapped in an object', question: 'List the cities in Norway' },
+  { shows: 'an isError result the model recovers from', question: "What's the weather like in Osloo?" },
+  { shows: 'a task being written to the database', question: 'Add a task: "Pack an umbrella for Bergen"' },
+  { shows: 'arithmetic without eval', question: 'Calculate (2 + 3) * 4 ^ 2' },
+];
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mcp-workshop-demo-'));
+  const logger = createLogger('warn');
+  const server = await startLocalServer({ dataDir, logger });
+  // The demo always uses the server it just started, whatever MCP_SERVER_URL says.
+  const env = { ...loadAgentEnv(), MCP_SERVER_URL: server.mcpUrl, MCP_SERVERS_CONFIG: undefined };
+  const runtime = await startRuntime({ env, logger, onInput: declineInput, connectAttempts: 3 });
+  try {
+    console.log('MCP workshop demo: the agent, the MCP server and the model, on this machine.\n');
+    console.log(`note:   started the workshop MCP server at ${server.mcpUrl} (temporary task database)`);
+    for (const note of runtime.notes) console.log(`note:   ${note}`);
+    console.log(formatHeader(runtime.model.description, runtime.hub.servers()));
+    for (const [index, { shows, question }] of DEMO_QUESTIONS.entries()) {
+      console.log(`\n━━ ${index + 1}/${DEMO_QUESTIONS.length}: ${shows}`);
+      console.log(`question: ${question}`);
+      const result = await runtime.agent.ask(question);
+      console.log(formatTurn(result));
+    }
+    console.log(
+      '\nNext: `pnpm ask "your question"`, `pnpm chat`, or `pnpm start` for the HTTP API on port 3001.',
+    );
+  } finally {
+    await runtime.close();
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

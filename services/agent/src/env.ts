@@ -1,0 +1,42 @@
+/**
+ * @module env
+ * The only place that reads `process.env` in the agent. Empty values count as unset, so
+ * `OPENAI_API_KEY=` in a `.env` file means "no key": the offline demo model answers.
+ */
+import { parseEnv } from '@mcp-workshop/shared';
+import { z } from 'zod';
+
+const optionalText = z.string().optional();
+
+const EnvSchema = z.object({
+  MCP_SERVER_URL: z.url().default('http://127.0.0.1:3000/mcp'),
+  MCP_SERVERS_CONFIG: optionalText.describe(
+    'Path to an mcpServers JSON file (Claude Desktop / VS Code format).',
+  ),
+  MCP_CONNECT_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(8),
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_MODEL: optionalText,
+  OPENAI_API: z.enum(['chat', 'responses']).default('chat'),
+  DEMO_MODEL_URL: z
+    .url()
+    .optional()
+    .describe('An already running demo model (e.g. the docker-compose service).'),
+  DEMO_MODEL_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
+  AGENT_HOST: z.string().default('127.0.0.1'),
+  AGENT_PORT: z.coerce.number().int().min(0).max(65_535).default(3001),
+  AGENT_MAX_TOOL_ROUNDS: z.coerce.number().int().min(1).max(50).default(8),
+  AGENT_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  AGENT_RESULT_BUDGET_CHARS: z.coerce.number().int().min(200).max(1_000_000).default(16_000),
+  AGENT_MAX_CONVERSATIONS: z.coerce.number().int().min(1).max(100_000).default(100),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+});
+
+export type AgentEnv = z.infer<typeof EnvSchema>;
+
+/** Parses an environment (default: `process.env`); throws an `EnvError` naming every bad variable. */
+export function loadAgentEnv(source: NodeJS.ProcessEnv = process.env): AgentEnv {
+  return parseEnv(EnvSchema, source);
+}
+
+export { EnvError } from '@mcp-workshop/shared';

@@ -1,0 +1,223 @@
+/**
+ * Tests for `format.ts`: the terminal trace shows, for each tool call, the tool, its arguments,
+ * duration, `isError`, what the server returned (`structuredContent` versus text) and exactly what
+ * went to the model; `turnAsJson` carries the same fields for `--json`.
+ */
+import { describe, expect, it } from 'vitest';
+import { formatHeader, formatToolCall, formatTurn, turnAsJson } from './format.js';
+import type { ModelDescription } from './llm/provider.js';
+import type { ToolCallTrace, TurnResult } from './trace.js';
+import type { ServerInfo } from './types.js';
+
+const model: ModelDescription = {
+  kind: 'custom',
+  model: 'scripted',
+  baseUrl: 'http://127.0.0.1:9/v1',
+  api: 'chat',
+  label: 'scripted at http://127.0.0.1:9/v1',
+};
+
+const servers: ServerInfo[] = [
+  {
+    name: 'workshop',
+    target: 'http://127.0.0.1:3000/mcp',
+    protocolVersion: '2026-07-28',
+    era: 'modern',
+  },
+];
+
+const structured: ToolCallTrace = {
+  id: 'call_1',
+  functionName: 'get_weather',
+  server: 'workshop',
+  tool: 'get_weather',
+  arguments: { location: 'Oslo', days: 1 },
+  durationMs: 42,
+  isError: false,
+  result: {
+    isError: false,
+    structuredContent: { temperatureC: 4 },
+    text: ['{"temperatureC":4}', 'Oslo: 4 °C, cloudy.'],
+    otherContent: ['[image: image/png, 70 B]'],
+  },
+  sentToModel: '{"structuredContent":{"temperatureC":4},"text":"Oslo: 4 °C, cloudy."}',
+  sentAs: 'structured+text',
+  truncated: false,
+  progress: [{ progress: 1, total: 2, message: 'half way', atMs: 10 }],
+  logs: [{ level: 'info', data: 'fetched', atMs: 12 }],
+};
+
+const textOnly: ToolCallTrace = {
+  ...structured,
+  id: 'call_2',
+  functionName: 'weather_forecast_daily',
+  tool: 'weather.forecast.daily',
+  arguments: {},
+  durationMs: 7,
+  isError: true,
+  result: { isError: true, text: ['Unknown city "Osloo".'], otherContent: [] },
+  sentToModel: '{"error":"Unknown city \\"Osloo\\"."}',
+  sentAs: 'error',
+  progress: [],
+  logs: [],
+};
+
+const refused: ToolCallTrace = {
+  id: 'call_3',
+  functionName: 'nope',
+  arguments: '{bad',
+  durationMs: 0,
+  isError: true,
+  problem: { kind: 'unknown_function', message: 'There is no function named "nope".' },
+  sentToModel: '{"error":"There is no function named \\"nope\\"."}',
+  sentAs: 'error',
+  truncated: false,
+  progress: [],
+  logs: [],
+};
+
+const turn: TurnResult = {
+  answer: 'It is 4 °C in Oslo.',
+  conversationId: 'conv-1',
+  toolCalls: [structured, textOnly, refused],
+  rounds: 2,
+  stoppedBecause: 'answer',
+};
+
+describe('formatToolCall', () => {
+  it('shows the tool, arguments, duration, isError, structuredContent, text and what the model got', () => {
+    const text = formatToolCall(structured, 0);
+    expect(text).toContain('tool call 1: get_weather → workshop/get_weather');
+    expect(text).toContain('42 ms');
+    expect(text).toMatch(/\bok$/m);
+    expect(text).toContain('arguments:         {"location":"Oslo","days":1}');
+    expect(text).toContain('isError:           false');
+    expect(text).toContain('structuredContent: {"temperatureC":4}');
+    expect(text).toContain('content[text 1]:   {"temperatureC":4}');
+    expect(text).toContain('content[text 2]:   Oslo: 4 °C, cloudy.');
+    expect(text).toContain('content[other]:    [image: image/png, 70 B]');
+    expect(text).toContain('progress:          1/2 half way');
+    expect(text).toContain('log (info): "fetched"');
+    expect(text).toContain(`sent to model (structured+text): ${structured.sentToModel}`);
+  });
+
+  it('says when there was no structuredContent and marks an isError result', () => {
+    const text = formatToolCall(textOnly, 1);
+    expect(text).toContain('tool call 2: weather_forecast_daily → workshop/weather.forecast.daily');
+    expect(text).toMatch(/ERROR$/m);
+    expect(text).toContain('isError:           true');
+    expect(text).toContain('structuredContent: (none)');
+    expect(text).toContain('content[text 1]:   Unknown city "Osloo".');
+    expect(text).toContain('sent to model (error): {"error":"Unknown city \\"Osloo\\"."}');
+  });
+
+  it('shows the problem of a call that never reached a server', () => {
+    const text = formatToolCall(refused, 2);
+    expect(text).toContain('nope → (no such tool)');
+    expect(text).toContain('problem:           unknown_function: There is no function named "nope".');
+    expect(text).toContain('arguments:         "{bad"');
+    expect(text).not.toContain('isError:');
+  });
+
+  it('keeps each call on its own lines, however long or multi-line the values', () => {
+    const long: ToolCallTrace = {
+      ...textOnly,
+      sentToModel: `line one\nline two ${'x'.repeat(2_000)}`,
+      truncated: true,
+    };
+    const text = formatToolCall(long, 0);
+    const sent = text.split('\n').find((line) => line.includes('sent to model'));
+    expect(sent).toContain('(error (truncated to the budget))');
+    expect(sent).toContain('line one ⏎ line two');
+    expect(sent).toMatch(/… \(\d+ chars\)$/);
+    expect(sent?.length).toBeLessThan(700);
+  });
+
+  it('copes with values JSON cannot show, such as a log notification without data', () => {
+    const odd: ToolCallTrace = {
+      ...structured,
+      arguments: undefined,
+      logs: [{ level: 'info', data: undefined, atMs: 1 }],
+    };
+    const text = formatToolCall(odd, 0);
+    expect(text).toContain('arguments:         undefined');
+    expect(text).toContain('log (info): undefined');
+  });
+
+  it('escapes terminal control sequences a server put in its result', () => {
+    const hostile: ToolCallTrace = {
+      ...textOnly,
+      result: { isError: false, text: ['\u001b[2J\u001b[31mred\rover'], otherContent: [] },
+      sentToModel: '\u001b]0;title\u0007',
+      progress: [{ progress: 1, message: '\u009b1A', atMs: 1 }],
+    };
+    const text = formatToolCall(hostile, 0);
+    const controls = [...text].filter((character) => {
+      const code = character.codePointAt(0) ?? 0;
+      return (code < 0x20 && character !== '\n') || (code >= 0x7f && code <= 0x9f);
+    });
+    expect(controls).toEqual([]);
+    expect(text).toContain('content[text 1]:   \\u001b[2J\\u001b[31mred\\u000dover');
+    expect(text).toContain('\\u001b]0;title\\u0007');
+    expect(text).toContain('progress:          1 \\u009b1A');
+  });
+});
+
+describe('formatTurn', () => {
+  it('lists every call, then the answer', () => {
+    const text = formatTurn(turn);
+    expect(text.match(/┌─ tool call/g)).toHaveLength(3);
+    expect(text.trimEnd().split('\n').at(-1)).toBe('answer: It is 4 °C in Oslo.');
+  });
+
+  it('says when the turn stopped at the round limit', () => {
+    expect(formatTurn({ ...turn, stoppedBecause: 'max_rounds' })).toContain(
+      'answer  (stopped at the round limit):',
+    );
+  });
+});
+
+describe('formatHeader', () => {
+  it('names the model, its endpoint and each server with its protocol', () => {
+    const text = formatHeader(model, servers);
+    expect(text).toContain('scripted at http://127.0.0.1:9/v1');
+    expect(text).toContain('chat API at http://127.0.0.1:9/v1');
+    expect(text).toContain('workshop → http://127.0.0.1:3000/mcp  (protocol 2026-07-28, modern era)');
+  });
+});
+
+describe('turnAsJson', () => {
+  it('is JSON with the answer and every tool call with its fields', () => {
+    const parsed = JSON.parse(turnAsJson(turn, model, servers)) as Record<string, unknown>;
+    expect(parsed).toMatchObject({
+      answer: 'It is 4 °C in Oslo.',
+      conversationId: 'conv-1',
+      stoppedBecause: 'answer',
+      model,
+      servers,
+    });
+    const calls = parsed.toolCalls as Array<Record<string, unknown>>;
+    expect(calls).toHaveLength(3);
+    expect(calls[0]).toMatchObject({
+      functionName: 'get_weather',
+      tool: 'get_weather',
+      arguments: { location: 'Oslo', days: 1 },
+      durationMs: 42,
+      isError: false,
+      result: { structuredContent: { temperatureC: 4 }, text: ['{"temperatureC":4}', 'Oslo: 4 °C, cloudy.'] },
+      sentToModel: structured.sentToModel,
+      sentAs: 'structured+text',
+    });
+    expect(calls[2]).toMatchObject({ isError: true, problem: { kind: 'unknown_function' } });
+  });
+
+  it('keeps long values whole, unlike the terminal view', () => {
+    const long = 'y'.repeat(5_000);
+    const parsed = JSON.parse(
+      turnAsJson({ ...turn, toolCalls: [{ ...refused, sentToModel: long }] }, model, servers),
+    ) as {
+      toolCalls: Array<{ sentToModel: string }>;
+    };
+    expect(parsed.toolCalls[0]?.sentToModel).toBe(long);
+  });
+});

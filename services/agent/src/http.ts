@@ -1,0 +1,135 @@
+/**
+ * @module http
+ * The agent's HTTP API: `POST /api/chat` (one answer as JSON), `POST /api/chat/stream` (the same
+ * as server-sent events: text deltas, tool calls as they start and end, then the result), and
+ * `GET /health`. `createAgentApp()` binds nothing; `index.ts` listens.
+ */
+import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
+import express, { type ErrorRequestHandler, type Express, type Response } from 'express';
+import { z } from 'zod';
+import { ModelError } from './llm/errors.js';
+import type { ModelDescription } from './llm/provider.js';
+import type { Logger } from './logger.js';
+import type { Agent } from './loop.js';
+import type { McpHub } from './types.js';
+
+/** A question is a paragraph, not a document. */
+export const MAX_MESSAGE_CHARS = 8_000;
+const MAX_BODY_BYTES = 256 * 1024;
+const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+const ChatRequest = z.strictObject({
+  message: z.string().trim().min(1, 'message must not be empty').max(MAX_MESSAGE_CHARS),
+  conversationId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/, 'conversationId: 1-100 letters, digits, "-" or "_"')
+    .optional(),
+});
+
+export interface AgentAppOptions {
+  agent: Agent;
+  hub: McpHub;
+  model: ModelDescription;
+  logger: Logger;
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
+}
+
+export function createAgentApp(options: AgentAppOptions): Express {
+  const { agent, hub, model, logger } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(hostHeaderValidation([...LOCALHOST_NAMES, ...(options.allowedHosts ?? [])]));
+  app.use(originValidation([...LOCALHOST_NAMES, ...(options.allowedOrigins ?? [])]));
+  app.use(express.json({ limit: MAX_BODY_BYTES, strict: false }));
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok', model, servers: hub.servers(), tools: hub.tools().length });
+  });
+
+  app.get('/api/tools', (_req, res) => {
+    res.json({ tools: hub.tools() });
+  });
+
+  app.post('/api/chat', async (req, res) => {
+    const parsed = ChatRequest.safeParse(req.body);
+    if (!parsed.success) return badRequest(res, parsed.error);
+    try {
+      const result = await agent.ask(parsed.data.message, { conversationId: parsed.data.conversationId });
+      res.json({ answer: result.answer, conversationId: result.conversationId, toolCalls: result.toolCalls });
+    } catch (error) {
+      sendFailure(res, error, logger);
+    }
+  });
+
+  app.post('/api/chat/stream', async (req, res) => {
+    const parsed = ChatRequest.safeParse(req.body);
+    if (!parsed.success) return badRequest(res, parsed.error);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    });
+    const send = (event: string, data: unknown) =>
+      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const aborted = new AbortController();
+    res.on('close', () => aborted.abort(new Error('The browser closed the stream.')));
+    try {
+      const result = await agent.ask(parsed.data.message, {
+        conversationId: parsed.data.conversationId,
+        signal: aborted.signal,
+        events: {
+          onTextDelta: (text) => send('text', { text }),
+          onToolStart: (call) => send('tool_start', call),
+          onToolProgress: (id, progress) => send('tool_progress', { id, ...progress }),
+          onToolEnd: (trace) => send('tool_end', trace),
+        },
+      });
+      send('done', {
+        answer: result.answer,
+        conversationId: result.conversationId,
+        toolCalls: result.toolCalls,
+      });
+    } catch (error) {
+      send('error', { message: failureMessage(error, logger) });
+    }
+    res.end();
+  });
+
+  app.use(((error, _req, res, next) => {
+    if (res.headersSent) return next(error);
+    const type = typeof error === 'object' && error !== null && 'type' in error ? String(error.type) : '';
+    if (type === 'entity.too.large') return void res.status(413).json({ error: 'Request body too large.' });
+    if (type === 'entity.parse.failed')
+      return void res.status(400).json({ error: 'The body is not valid JSON.' });
+    // Other body-parser refusals (an unsupported charset or encoding, a body cut short) carry a 4xx
+    // status and a message meant for the client; express's default would answer with an HTML page.
+    const status =
+      typeof error === 'object' && error !== null && 'status' in error ? Number(error.status) : 500;
+    if (status >= 400 && status < 500 && type !== '') {
+      return void res.status(status).json({ error: error instanceof Error ? error.message : 'Bad request.' });
+    }
+    logger.error({ err: error }, 'request failed');
+    return void res.status(500).json({ error: 'The agent failed unexpectedly; see its log.' });
+  }) satisfies ErrorRequestHandler);
+
+  return app;
+}
+
+function badRequest(res: Response, error: z.ZodError): void {
+  res.status(400).json({
+    error: 'Send {"message": "...", "conversationId"?: "..."}.',
+    problems: error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
+  });
+}
+
+/** Model API errors already carry a message for the person (e.g. "check OPENAI_API_KEY"); anything else is a bug. */
+function failureMessage(error: unknown, logger: Logger): string {
+  if (error instanceof ModelError) return error.message;
+  logger.error({ err: error }, 'chat failed');
+  return 'The agent failed unexpectedly; see its log.';
+}
+
+function sendFailure(res: Response, error: unknown, logger: Logger): void {
+  res.status(error instanceof ModelError ? 502 : 500).json({ error: failureMessage(error, logger) });
+}

@@ -1,0 +1,137 @@
+/**
+ * @module llm/openai-chat
+ * The model provider for the Chat Completions API (`OPENAI_API=chat`), which OpenAI, Ollama,
+ * LM Studio and the demo model all speak. Request and stream mapping are pure functions; the
+ * Responses API twin is `openai-responses.ts`. Tests: `openai-chat.test.ts`, `openai-providers.test.ts`.
+ */
+import { randomUUID } from 'node:crypto';
+import type OpenAI from 'openai';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionFunctionTool,
+} from 'openai/resources/chat/completions';
+import { readModelStream } from './model-stream.js';
+import type {
+  FunctionSpec,
+  ModelDescription,
+  ModelProvider,
+  ModelRequest,
+  ModelToolCall,
+  ModelTurn,
+} from './provider.js';
+
+export interface ChatProviderOptions {
+  client: OpenAI;
+  description: ModelDescription;
+  /** Overrides `MODEL_STREAM_IDLE_TIMEOUT_MS`; tests use a short one. */
+  idleTimeoutMs?: number;
+}
+
+/** A provider that streams each turn from `POST {baseURL}/chat/completions`. */
+export function createChatProvider(options: ChatProviderOptions): ModelProvider {
+  const { client, description } = options;
+  return {
+    description,
+    async complete(request) {
+      const state = createChatTurnState();
+      await readModelStream({
+        model: description,
+        request,
+        open: () =>
+          client.chat.completions.create(toChatParams(description.model, request), {
+            signal: request.signal,
+          }),
+        onItem: (chunk) => applyChatChunk(state, chunk),
+        outputLength: () => state.size,
+        ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
+      });
+      return finishChatTurn(state);
+    },
+  };
+}
+
+/** The request body: streaming, and tools only when there are any (some servers reject `tools: []`). */
+export function toChatParams(model: string, request: ModelRequest): ChatCompletionCreateParamsStreaming {
+  const params: ChatCompletionCreateParamsStreaming = { model, messages: request.messages, stream: true };
+  if (request.functions.length > 0) {
+    params.tools = toChatTools(request.functions);
+    params.tool_choice = 'auto';
+  }
+  return params;
+}
+
+/** Functions as Chat Completions tools, `strict` always explicit. */
+export function toChatTools(functions: readonly FunctionSpec[]): ChatCompletionFunctionTool[] {
+  return functions.map((spec) => ({
+    type: 'function',
+    function: {
+      name: spec.name,
+      description: spec.description,
+      parameters: spec.parameters,
+      strict: spec.strict,
+    },
+  }));
+}
+
+interface PartialCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** A turn being assembled from chunks. */
+export interface ChatTurnState {
+  text: string;
+  /** By the `index` the stream gives each call; pieces of one call share it. */
+  calls: Map<number, PartialCall>;
+  /** Characters received so far (text, names, arguments), for the size bound. */
+  size: number;
+}
+
+export function createChatTurnState(): ChatTurnState {
+  return { text: '', calls: new Map(), size: 0 };
+}
+
+/**
+ * Folds one chunk into the turn and returns its answer text. Only the first choice counts (the agent
+ * never asks for more). A call's `id` and `name` arrive whole, usually once; `arguments` arrive in pieces.
+ */
+export function applyChatChunk(state: ChatTurnState, chunk: ChatCompletionChunk): string {
+  const delta = chunk.choices?.find((choice) => choice.index === 0)?.delta ?? chunk.choices?.[0]?.delta;
+  if (!delta) return '';
+  const text = (delta.content ?? '') + (delta.refusal ?? '');
+  state.text += text;
+  state.size += text.length;
+
+  (delta.tool_calls ?? []).forEach((piece, position) => {
+    const index = typeof piece.index === 'number' ? piece.index : position;
+    let call = state.calls.get(index);
+    if (!call) {
+      call = { id: '', name: '', arguments: '' };
+      state.calls.set(index, call);
+      state.size += 1;
+    }
+    if (piece.id) call.id = piece.id;
+    if (piece.function?.name) call.name = piece.function.name;
+    if (piece.function?.arguments) call.arguments += piece.function.arguments;
+    state.size += (piece.id?.length ?? 0) + (piece.function?.name?.length ?? 0);
+    state.size += piece.function?.arguments?.length ?? 0;
+  });
+  return text;
+}
+
+/** The finished turn. Calls keep stream order; a call the server sent without an id gets one. */
+export function finishChatTurn(state: ChatTurnState, newCallId: () => string = defaultCallId): ModelTurn {
+  const toolCalls: ModelToolCall[] = [...state.calls.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, call]) => call)
+    .filter((call) => call.name !== '' || call.arguments !== '')
+    .map((call) => ({ id: call.id || newCallId(), name: call.name, arguments: call.arguments }));
+  return { text: state.text, toolCalls };
+}
+
+/** Some local servers omit ids, but the reply to a call must name one. */
+function defaultCallId(): string {
+  return `call_${randomUUID().replaceAll('-', '')}`;
+}

@@ -1,0 +1,252 @@
+/**
+ * @module loop
+ * The agent loop: offer the MCP tools to the model as functions, run the calls it makes, hand the
+ * results back (`isError` first, then `structuredContent`, then text: see `resultToModel` in
+ * `@mcp-workshop/shared`), and repeat until the model answers or the round limit is hit.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  describeContent,
+  failureToModel,
+  isPlainObject,
+  type ModelView,
+  resultToModel,
+} from '@mcp-workshop/shared';
+import type { ConversationStore } from './conversations.js';
+import { toFunctionSpecs } from './llm/functions.js';
+import type { ChatMessage, ModelProvider, ModelToolCall } from './llm/provider.js';
+import type { ToolCallProblem, ToolCallTrace, TurnEvents, TurnResult } from './trace.js';
+import type { McpHub } from './types.js';
+
+/** A model that keeps calling tools forever is a bug, not a feature: bound the loop. */
+export const DEFAULT_MAX_TOOL_ROUNDS = 8;
+
+export interface AgentSettings {
+  maxToolRounds: number;
+  toolTimeoutMs: number;
+  resultBudgetChars: number;
+  systemPrompt: string;
+}
+
+export interface AskOptions {
+  conversationId?: string;
+  signal?: AbortSignal;
+  events?: TurnEvents;
+}
+
+export interface Agent {
+  ask(message: string, options?: AskOptions): Promise<TurnResult>;
+  /** Forgets a conversation ("new conversation"). */
+  reset(conversationId: string): boolean;
+}
+
+export interface AgentParts {
+  hub: McpHub;
+  model: ModelProvider;
+  conversations: ConversationStore;
+  settings: AgentSettings;
+}
+
+export function createAgent({ hub, model, conversations, settings }: AgentParts): Agent {
+  return {
+    reset: (conversationId) => conversations.delete(conversationId),
+    async ask(message, options = {}) {
+      const conversationId = options.conversationId ?? randomUUID();
+      const events = options.events ?? {};
+      const history = [
+        ...conversations.get(conversationId),
+        { role: 'user', content: message } as ChatMessage,
+      ];
+      const toolCalls: ToolCallTrace[] = [];
+
+      for (let round = 1; round <= settings.maxToolRounds; round++) {
+        // New tools (tools/list_changed) are swapped in here, between model turns, never mid-turn.
+        await hub.refresh();
+        const catalog = toFunctionSpecs(hub.tools());
+        const turn = await model.complete({
+          messages: [{ role: 'system', content: settings.systemPrompt }, ...history],
+          functions: catalog.functions,
+          signal: options.signal,
+          onTextDelta: events.onTextDelta,
+        });
+        history.push(assistantMessage(turn.text, turn.toolCalls));
+        if (turn.toolCalls.length === 0) {
+          conversations.save(conversationId, history);
+          return { answer: turn.text, conversationId, toolCalls, rounds: round, stoppedBecause: 'answer' };
+        }
+        // Calls from one turn are independent by definition, so they run concurrently.
+        const traces = await Promise.all(
+          turn.toolCalls.map((call) => runToolCall(call, catalog, hub, settings, options.signal, events)),
+        );
+        for (const trace of traces) {
+          history.push({ role: 'tool', tool_call_id: trace.id, content: trace.sentToModel });
+          toolCalls.push(trace);
+        }
+      }
+
+      conversations.save(conversationId, history);
+      const answer =
+        `I stopped after ${settings.maxToolRounds} rounds of tool calls (AGENT_MAX_TOOL_ROUNDS) ` +
+        'without reaching a final answer. Try a more specific question.';
+      return {
+        answer,
+        conversationId,
+        toolCalls,
+        rounds: settings.maxToolRounds,
+        stoppedBecause: 'max_rounds',
+      };
+    },
+  };
+}
+
+function assistantMessage(text: string, calls: ModelToolCall[]): ChatMessage {
+  if (calls.length === 0) return { role: 'assistant', content: text };
+  return {
+    role: 'assistant',
+    content: text || null,
+    tool_calls: calls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: call.arguments },
+    })),
+  };
+}
+
+type Catalog = ReturnType<typeof toFunctionSpecs>;
+
+async function runToolCall(
+  call: ModelToolCall,
+  catalog: Catalog,
+  hub: McpHub,
+  settings: AgentSettings,
+  signal: AbortSignal | undefined,
+  events: TurnEvents,
+): Promise<ToolCallTrace> {
+  const started = performance.now();
+  const budget = { budgetChars: settings.resultBudgetChars };
+  const parsed = parseArguments(call.arguments);
+  const resolved = catalog.resolve(call.name);
+  const base = {
+    id: call.id,
+    functionName: call.name,
+    server: resolved?.tool.server,
+    tool: resolved?.tool.name,
+    arguments: parsed.ok ? parsed.value : call.arguments,
+  };
+  events.onToolStart?.(base);
+
+  const refuse = (problem: ToolCallProblem, details?: Record<string, unknown>): ToolCallTrace => {
+    const view = failureToModel(problem.message, details, budget);
+    const trace = finish(base, started, view, { problem });
+    events.onToolEnd?.(trace);
+    return trace;
+  };
+
+  if (!resolved) {
+    const known = catalog.functions.map((fn) => fn.name).join(', ');
+    return refuse({
+      kind: 'unknown_function',
+      message: `There is no function named "${call.name}". Use one of: ${known || '(none)'}.`,
+    });
+  }
+  if (!parsed.ok) {
+    return refuse({
+      kind: 'invalid_arguments',
+      message: `The arguments for ${call.name} are not a valid JSON object (${parsed.error}). Send a JSON object.`,
+      problems: [parsed.error],
+    });
+  }
+  const mcpArguments = resolved.toMcpArguments(parsed.value);
+  // Checked against the tool's own inputSchema before anything is sent: the server is not called.
+  const problems = resolved.validate(mcpArguments);
+  if (problems.length > 0) {
+    return refuse(
+      {
+        kind: 'invalid_arguments',
+        message: `Invalid arguments for ${call.name}: ${problems.join('; ')}. Fix them and call again.`,
+        problems,
+      },
+      { problems },
+    );
+  }
+
+  const outcome = await hub.callTool(resolved.tool.server, resolved.tool.name, mcpArguments, {
+    timeoutMs: settings.toolTimeoutMs,
+    signal,
+    onProgress: (event) => events.onToolProgress?.(call.id, event),
+  });
+  let trace: ToolCallTrace;
+  if (outcome.result) {
+    const view = resultToModel(outcome.result, budget);
+    trace = finish(base, started, view, { result: outcome.result });
+  } else {
+    const failure = outcome.failure ?? {
+      kind: 'transport' as const,
+      message: 'The call produced no result.',
+    };
+    const problem: ToolCallProblem = failure;
+    const details = failure.kind === 'jsonrpc' ? { code: failure.code } : { kind: failure.kind };
+    trace = finish(base, started, failureToModel(failure.message, details, budget), { problem });
+  }
+  trace.progress = outcome.progress;
+  trace.logs = outcome.logs;
+  events.onToolEnd?.(trace);
+  return trace;
+}
+
+function finish(
+  base: Pick<ToolCallTrace, 'id' | 'functionName' | 'server' | 'tool' | 'arguments'>,
+  started: number,
+  view: ModelView,
+  outcome: { result?: unknown; problem?: ToolCallProblem },
+): ToolCallTrace {
+  const result = outcome.result === undefined ? undefined : summarizeResult(outcome.result);
+  return {
+    ...base,
+    durationMs: Math.round(performance.now() - started),
+    isError: outcome.problem !== undefined || result?.isError === true,
+    problem: outcome.problem,
+    result,
+    sentToModel: view.text,
+    sentAs: view.source,
+    truncated: view.truncated,
+    progress: [],
+    logs: [],
+  };
+}
+
+/** What the trace keeps of a raw result; tolerant of malformed ones. */
+function summarizeResult(raw: unknown): NonNullable<ToolCallTrace['result']> {
+  const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const blocks = Array.isArray(record.content) ? record.content : [];
+  const text: string[] = [];
+  const otherContent: string[] = [];
+  for (const block of blocks) {
+    const item = typeof block === 'object' && block !== null ? (block as Record<string, unknown>) : {};
+    if (item.type === 'text' && typeof item.text === 'string') text.push(item.text);
+    else otherContent.push(describeContent(block));
+  }
+  return {
+    isError: record.isError === true,
+    structuredContent: record.structuredContent,
+    text,
+    otherContent,
+  };
+}
+
+function parseArguments(
+  raw: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+  // Models send "" (or null) for functions without parameters.
+  if (raw.trim() === '') return { ok: true, value: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  if (value === null) return { ok: true, value: {} };
+  if (!isPlainObject(value))
+    return { ok: false, error: `expected a JSON object, got ${JSON.stringify(value).slice(0, 40)}` };
+  return { ok: true, value };
+}

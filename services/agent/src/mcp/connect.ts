@@ -1,0 +1,269 @@
+/**
+ * @module mcp/connect
+ * Connects to one MCP server (Streamable HTTP or stdio) with the official v2 client: modern
+ * protocol first with fallback to the 2025 handshake, retries with backoff while the server is
+ * still starting, and lists its tools. `hub.ts` puts several connections behind one interface.
+ */
+import {
+  Client,
+  type ElicitResult,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Logger } from 'pino';
+import type { DiscoveredTool, InputHandler, JsonSchema, LogEvent, ServerInfo } from '../types.js';
+import { describeTarget, type ServerSpec } from './config.js';
+import { listServerTools, MAX_TOOL_LIST_PAGES } from './discover.js';
+import {
+  backoffDelayMs,
+  connectFailureMessage,
+  DEFAULT_CONNECT_RETRY,
+  describeCause,
+  isRetryable,
+  McpConnectError,
+  type RetryPolicy,
+  sleep,
+} from './retry.js';
+
+/** The logger methods this module uses; a pino logger fits. */
+export type McpLogger = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
+
+/**
+ * Limit for one connection attempt (the era probe plus the handshake). Over HTTP a server that
+ * accepted the connection but does not answer is broken, so 10 s is plenty. A stdio server may be
+ * fetched by `npx` on first use, which can take much longer.
+ */
+export const CONNECT_TIMEOUT_MS = { http: 10_000, stdio: 60_000 } as const;
+
+/**
+ * Limit for the `server/discover` probe alone. On stdio, silence means a 2025-era server that
+ * ignores unknown requests before `initialize`, so the fallback should not wait a whole minute.
+ */
+export const PROBE_TIMEOUT_MS = 10_000;
+
+/** How many of a stdio server's last stderr lines a start-up error quotes. */
+export const STDERR_TAIL_LINES = 10;
+/** Longer stderr lines are cut: one runaway line must not flood the log or the error. */
+export const MAX_STDERR_LINE_LENGTH = 500;
+
+/** A log notification as the server sent it; the hub adds the time within the call. */
+export type LogMessage = Omit<LogEvent, 'atMs'>;
+
+/** What the hub hooks into on a connection. */
+export interface ServerHooks {
+  /** Set when the server says its tool list changed; the hub clears it when it lists again. */
+  toolsChanged: boolean;
+  /** Receives every `notifications/message` the server sends. */
+  onLog?: (message: LogMessage) => void;
+}
+
+/** A live connection to one MCP server. */
+export interface ConnectedServer {
+  readonly info: ServerInfo;
+  readonly client: Client;
+  /** The tools listed right after connecting (every page). */
+  readonly tools: readonly DiscoveredTool[];
+  readonly hooks: ServerHooks;
+  /** Ends a 2025-era HTTP session (so the server can free it) and closes the client; stops a stdio server. */
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  clientInfo: { name: string; version: string; title?: string };
+  /** Asked whenever a tool wants input from the person (elicitation). */
+  onInput: InputHandler;
+  logger: McpLogger;
+  /** Defaults to {@link DEFAULT_CONNECT_RETRY}. */
+  retry?: RetryPolicy;
+  /** Stops connecting (including waits between attempts); the promise rejects with the abort reason. */
+  signal?: AbortSignal;
+}
+
+/** Connects to one server, retrying with exponential backoff, and lists its tools. */
+export async function connectServer(spec: ServerSpec, options: ConnectOptions): Promise<ConnectedServer> {
+  const retry = options.retry ?? DEFAULT_CONNECT_RETRY;
+  const attempts = Math.max(1, Math.floor(retry.attempts));
+  const target = describeTarget(spec);
+  const stderrTail: string[] = [];
+  let lastError: unknown;
+  let made = 0;
+  while (made < attempts) {
+    made++;
+    try {
+      return await connectOnce(spec, options, stderrTail);
+    } catch (error) {
+      lastError = error;
+      options.signal?.throwIfAborted();
+      if (made >= attempts || !isRetryable(error)) break;
+      const delayMs = backoffDelayMs(made, retry);
+      options.logger.warn(
+        { server: spec.name, target, attempt: made, attempts, delayMs, reason: describeCause(error) },
+        'MCP server not reachable yet; retrying',
+      );
+      await sleep(delayMs, options.signal);
+    }
+  }
+  throw new McpConnectError(
+    connectFailureMessage(spec, target, made, lastError, stderrTail),
+    spec.name,
+    target,
+    made,
+    { cause: lastError },
+  );
+}
+
+async function connectOnce(
+  spec: ServerSpec,
+  options: ConnectOptions,
+  stderrTail: string[],
+): Promise<ConnectedServer> {
+  const { logger } = options;
+  // Only the last attempt's stderr explains the failure that gets reported.
+  stderrTail.length = 0;
+  const hooks: ServerHooks = { toolsChanged: false };
+  const client = new Client(options.clientInfo, {
+    capabilities: { elicitation: { form: {} } },
+    // Probe with server/discover (2026-07-28) and fall back to `initialize` for 2025-era servers;
+    // without it the v2 client only speaks 2025.
+    versionNegotiation: { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },
+    listMaxPages: MAX_TOOL_LIST_PAGES,
+    // Covers both eras: the unsolicited 2025 notification and, on a modern connection, a
+    // `subscriptions/listen` stream the SDK opens when the server advertises tools.listChanged.
+    // Only a flag is set: the hub re-lists between model turns, never in the middle of one.
+    listChanged: {
+      tools: {
+        autoRefresh: false,
+        debounceMs: 0,
+        onChanged: () => {
+          hooks.toolsChanged = true;
+          logger.debug({ server: spec.name }, 'MCP server says its tool list changed');
+        },
+      },
+    },
+  });
+  client.onerror = (error) => logger.debug({ server: spec.name, err: error }, 'MCP client error');
+
+  // In the 2026-07-28 era the SDK answers `input_required` results through this same handler.
+  client.setRequestHandler('elicitation/create', async (request): Promise<ElicitResult> => {
+    const params = request.params;
+    if (params.mode === 'url') {
+      logger.warn({ server: spec.name }, 'server asked for URL elicitation, which this agent does not offer');
+      return { action: 'decline' };
+    }
+    try {
+      const answer = await options.onInput({
+        server: spec.name,
+        message: params.message,
+        schema: params.requestedSchema as JsonSchema,
+      });
+      return answer.action === 'accept'
+        ? { action: 'accept', content: answer.content }
+        : { action: answer.action };
+    } catch (error) {
+      logger.warn({ server: spec.name, err: error }, 'asking for input failed; answering "cancel"');
+      return { action: 'cancel' };
+    }
+  });
+  client.setNotificationHandler('notifications/message', (notification) => {
+    const { level, logger: source, data } = notification.params;
+    const message: LogMessage = { level, data, ...(source !== undefined && { logger: source }) };
+    if (hooks.onLog) hooks.onLog(message);
+    else logger.debug({ server: spec.name, ...message }, 'MCP server log');
+  });
+
+  const transport = createTransport(spec, logger, stderrTail);
+  try {
+    await client.connect(transport, {
+      timeout: CONNECT_TIMEOUT_MS[spec.transport],
+      ...(options.signal && { signal: options.signal }),
+    });
+    const tools = await listServerTools(client, spec.name, options.signal ? { signal: options.signal } : {});
+    const info = serverInfo(spec, client);
+    logger.info(
+      {
+        server: spec.name,
+        target: info.target,
+        era: info.era,
+        protocolVersion: info.protocolVersion,
+        tools: tools.length,
+      },
+      'connected to MCP server',
+    );
+    watchSubscription(client, spec.name, hooks, logger);
+    return {
+      info,
+      client,
+      tools,
+      hooks,
+      async close() {
+        if (transport instanceof StreamableHTTPClientTransport && info.era === 'legacy') {
+          await transport.terminateSession().catch(() => {});
+        }
+        await client.close();
+      },
+    };
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw error;
+  }
+}
+
+function createTransport(spec: ServerSpec, logger: McpLogger, stderrTail: string[]): Transport {
+  if (spec.transport === 'http') {
+    return new StreamableHTTPClientTransport(
+      new URL(spec.url),
+      spec.headers ? { requestInit: { headers: spec.headers } } : undefined,
+    );
+  }
+  const transport = new StdioClientTransport({
+    command: spec.command,
+    args: spec.args,
+    // The SDK adds these to its safe default environment (PATH, HOME, ...), not to ours.
+    ...(spec.env && { env: spec.env }),
+    ...(spec.cwd && { cwd: spec.cwd }),
+    // Piped, so the server's logs land in our logger instead of on the person's terminal.
+    stderr: 'pipe',
+  });
+  let partial = '';
+  const onLine = (line: string) => {
+    const text = line.length > MAX_STDERR_LINE_LENGTH ? `${line.slice(0, MAX_STDERR_LINE_LENGTH)}…` : line;
+    if (text.trim() === '') return;
+    stderrTail.push(text);
+    if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
+    logger.debug({ server: spec.name, stderr: text }, 'MCP server stderr');
+  };
+  transport.stderr?.on('data', (chunk: Buffer | string) => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    // A server that never ends a line must not grow this buffer without bound.
+    if (partial.length > MAX_STDERR_LINE_LENGTH) {
+      onLine(partial);
+      partial = '';
+    }
+    for (const line of lines) onLine(line);
+  });
+  return transport;
+}
+
+function serverInfo(spec: ServerSpec, client: Client): ServerInfo {
+  const implementation = client.getServerVersion();
+  const instructions = client.getInstructions();
+  return {
+    name: spec.name,
+    target: describeTarget(spec),
+    protocolVersion: client.getNegotiatedProtocolVersion() ?? 'unknown',
+    era: client.getProtocolEra() === 'modern' ? 'modern' : 'legacy',
+    ...(implementation && { implementation: { name: implementation.name, version: implementation.version } }),
+    ...(instructions && { instructions }),
+  };
+}
+
+/** A modern `subscriptions/listen` stream that drops may have missed a change: re-list to be safe. */
+function watchSubscription(client: Client, server: string, hooks: ServerHooks, logger: McpLogger): void {
+  void client.autoOpenedSubscription?.closed.then((reason) => {
+    if (reason !== 'remote') return;
+    hooks.toolsChanged = true;
+    logger.warn({ server }, 'the tool-change subscription dropped; tool changes will no longer be noticed');
+  });
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { DiscoveredTool } from '../types.js';
+import { qualifyTools, toDiscoveredTool } from './discover.js';
+
+const tool = (server: string, name: string): DiscoveredTool => ({
+  server,
+  name,
+  inputSchema: { type: 'object' },
+});
+const names = (tools: ReadonlyArray<{ qualifiedName: string }>) => tools.map((entry) => entry.qualifiedName);
+
+describe('qualifyTools', () => {
+  it('keeps names that only one server offers', () => {
+    const tools = qualifyTools([
+      { server: 'workshop', tools: [tool('workshop', 'get_weather'), tool('workshop', 'calculate')] },
+      { server: 'time', tools: [tool('time', 'get_time')] },
+    ]);
+    expect(names(tools)).toEqual(['get_weather', 'calculate', 'get_time']);
+    expect(tools[0]).toMatchObject({ server: 'workshop', name: 'get_weather' });
+  });
+
+  it('prefixes every copy of a name that several servers offer with its server', () => {
+    const tools = qualifyTools([
+      { server: 'workshop', tools: [tool('workshop', 'get_weather'), tool('workshop', 'calculate')] },
+      { server: 'meteo', tools: [tool('meteo', 'get_weather')] },
+    ]);
+    expect(names(tools)).toEqual(['workshop__get_weather', 'calculate', 'meteo__get_weather']);
+    expect(tools.map((entry) => entry.name)).toEqual(['get_weather', 'calculate', 'get_weather']);
+  });
+
+  it('adds a suffix when a prefixed name is already some tool’s own name', () => {
+    const warnings: string[] = [];
+    const tools = qualifyTools(
+      [
+        { server: 'a', tools: [tool('a', 'b__run'), tool('a', 'run')] },
+        { server: 'b', tools: [tool('b', 'run')] },
+      ],
+      (message) => warnings.push(message),
+    );
+    expect(names(tools)).toEqual(['b__run', 'a__run', 'b__run_2']);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('keeps the first of two tools one server lists under the same name', () => {
+    const warnings: string[] = [];
+    const first = { ...tool('x', 'dup'), description: 'first' };
+    const tools = qualifyTools(
+      [{ server: 'x', tools: [first, { ...tool('x', 'dup'), description: 'second' }] }],
+      (m) => warnings.push(m),
+    );
+    expect(tools).toEqual([{ ...first, qualifiedName: 'dup' }]);
+    expect(warnings).toEqual(['server lists a tool name twice; keeping the first']);
+  });
+});
+
+describe('toDiscoveredTool', () => {
+  it('keeps the fields the model needs and drops icons and _meta', () => {
+    const discovered = toDiscoveredTool('workshop', {
+      name: 'get_weather',
+      description: 'Weather for a place.',
+      inputSchema: { type: 'object', properties: { location: { type: 'string' } } },
+      outputSchema: { type: 'object' },
+      annotations: { title: 'Weather', readOnlyHint: true },
+      icons: [{ src: 'https://example.com/i.png' }],
+      _meta: { vendor: 1 },
+    });
+    expect(discovered).toEqual({
+      server: 'workshop',
+      name: 'get_weather',
+      title: 'Weather',
+      description: 'Weather for a place.',
+      inputSchema: { type: 'object', properties: { location: { type: 'string' } } },
+      outputSchema: { type: 'object' },
+      annotations: { title: 'Weather', readOnlyHint: true },
+    });
+  });
+});

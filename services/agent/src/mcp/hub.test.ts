@@ -1,0 +1,335 @@
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InputAnswer, InputRequest } from '../types.js';
+import { connectServer } from './connect.js';
+import { QUALIFIED_NAME_SEPARATOR } from './discover.js';
+import { classifyFailure, createMcpHub, type QualifiedMcpHub } from './hub.js';
+import {
+  FIXTURE_FILLER_TOOLS,
+  type FixtureServer,
+  type LegacyServer,
+  LONG_DOTTED_TOOL,
+  startFixtureServer,
+  startLegacyServer,
+} from './test-support/fixture-server.js';
+import { type CapturedLogger, captureLogger, silentLogger } from './test-support/logger.js';
+import { startWorkshopServer, WORKSHOP_TOOL_COUNT, type WorkshopServer } from './test-support/workshop.js';
+
+const clientInfo = { name: 'agent-test', version: '0.0.0' };
+/** Generous for a local call, short enough that the timeout tests stay quick. */
+const CALL_TIMEOUT_MS = 5_000;
+
+describe('createMcpHub', () => {
+  let workshop: WorkshopServer;
+  let fixture: FixtureServer;
+  let hub: QualifiedMcpHub;
+  let captured: CapturedLogger;
+  const inputRequests: InputRequest[] = [];
+  let nextAnswer: InputAnswer = { action: 'decline' };
+
+  beforeAll(async () => {
+    [workshop, fixture] = await Promise.all([startWorkshopServer(), startFixtureServer()]);
+    captured = captureLogger('debug');
+    const options = {
+      clientInfo,
+      logger: captured.logger,
+      onInput: async (request: InputRequest) => {
+        inputRequests.push(request);
+        return nextAnswer;
+      },
+    };
+    const servers = await Promise.all([
+      connectServer({ transport: 'http', name: 'workshop', url: workshop.url }, options),
+      connectServer({ transport: 'http', name: 'fixture', url: fixture.url }, options),
+    ]);
+    hub = createMcpHub(servers, captured.logger);
+  });
+  afterAll(async () => {
+    await hub?.close();
+    await Promise.all([workshop?.close(), fixture?.close()]);
+  });
+
+  it('reports each server with its negotiated protocol', () => {
+    expect(hub.servers()).toEqual([
+      expect.objectContaining({ name: 'workshop', era: 'modern', protocolVersion: '2026-07-28' }),
+      expect.objectContaining({ name: 'fixture', era: 'modern', protocolVersion: '2026-07-28' }),
+    ]);
+  });
+
+  it('discovers the tools of every server, reading every tools/list page', () => {
+    // 32 tools at 10 per page: 4 pages, all of them read at connect time.
+    expect(fixture.listRequests()).toBe(4);
+    const tools = hub.tools();
+    expect(tools.filter((tool) => tool.server === 'workshop')).toHaveLength(WORKSHOP_TOOL_COUNT);
+    // 25 fillers plus 7 named tools, served 10 per page.
+    expect(tools.filter((tool) => tool.server === 'fixture').map((tool) => tool.name)).toEqual(
+      fixture.toolNames(),
+    );
+    expect(tools.filter((tool) => tool.name.startsWith('filler_'))).toHaveLength(FIXTURE_FILLER_TOOLS);
+  });
+
+  it('prefixes only the names that several servers offer', () => {
+    const qualified = hub.tools().map((tool) => `${tool.server}:${tool.name} -> ${tool.qualifiedName}`);
+    expect(qualified).toContain(`workshop:get_weather -> workshop${QUALIFIED_NAME_SEPARATOR}get_weather`);
+    expect(qualified).toContain(`fixture:get_weather -> fixture${QUALIFIED_NAME_SEPARATOR}get_weather`);
+    expect(qualified).toContain('workshop:calculate -> calculate');
+    expect(qualified).toContain('fixture:filler_00 -> filler_00');
+    expect(new Set(hub.tools().map((tool) => tool.qualifiedName)).size).toBe(hub.tools().length);
+  });
+
+  it('keeps a long dotted tool name intact and calls it by that name', async () => {
+    const tool = hub.tools().find((candidate) => candidate.name === LONG_DOTTED_TOOL);
+    expect(tool?.qualifiedName).toBe(LONG_DOTTED_TOOL);
+    const outcome = await hub.callTool(
+      'fixture',
+      LONG_DOTTED_TOOL,
+      { customer: 'ACME' },
+      { timeoutMs: CALL_TIMEOUT_MS },
+    );
+    expect(outcome.result?.content).toEqual([{ type: 'text', text: 'draft created for ACME' }]);
+  });
+
+  it('returns the result with structuredContent when get_weather succeeds', async () => {
+    const outcome = await hub.callTool(
+      'workshop',
+      'get_weather',
+      { location: 'Oslo' },
+      { timeoutMs: CALL_TIMEOUT_MS },
+    );
+    expect(outcome.failure).toBeUndefined();
+    expect(outcome.result?.isError).toBeFalsy();
+    expect(outcome.result?.structuredContent).toMatchObject({ place: { name: 'Oslo' } });
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('reports a JSON-RPC -32602 failure when the tool does not exist', async () => {
+    const outcome = await hub.callTool('workshop', 'no_such_tool', {}, { timeoutMs: CALL_TIMEOUT_MS });
+    expect(outcome.result).toBeUndefined();
+    expect(outcome.failure).toMatchObject({ kind: 'jsonrpc', code: -32602 });
+    expect(outcome.failure?.message).toContain('no_such_tool');
+  });
+
+  it('reports an aborted failure when the signal fires during the call', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const outcome = await hub.callTool(
+      'fixture',
+      'hang',
+      {},
+      { timeoutMs: CALL_TIMEOUT_MS, signal: controller.signal },
+    );
+    expect(outcome.failure?.kind).toBe('aborted');
+    expect(outcome.durationMs).toBeLessThan(CALL_TIMEOUT_MS);
+  });
+
+  it('reports an aborted failure without calling when the signal has already fired', async () => {
+    const outcome = await hub.callTool(
+      'workshop',
+      'get_weather',
+      { location: 'Oslo' },
+      {
+        timeoutMs: CALL_TIMEOUT_MS,
+        signal: AbortSignal.abort(),
+      },
+    );
+    expect(outcome.failure?.kind).toBe('aborted');
+  });
+
+  it('lets progress notifications restart the timeout so a slow call still succeeds', async () => {
+    const seen: number[] = [];
+    const outcome = await hub.callTool(
+      'fixture',
+      'progress_steps',
+      { steps: 5, intervalMs: 100 },
+      { timeoutMs: 300, onProgress: (event) => seen.push(event.progress) },
+    );
+    expect(outcome.failure).toBeUndefined();
+    expect(outcome.durationMs).toBeGreaterThan(300);
+    expect(outcome.result?.content).toEqual([{ type: 'text', text: 'done after 5 steps' }]);
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+    expect(outcome.progress.map(({ progress, total, message }) => ({ progress, total, message }))).toEqual(
+      [1, 2, 3, 4, 5].map((step) => ({ progress: step, total: 5, message: `step ${step}` })),
+    );
+    expect(outcome.progress.every((event) => event.atMs >= 0 && event.atMs <= outcome.durationMs)).toBe(true);
+  });
+
+  it('reports a timeout failure when the tool sends neither answer nor progress', async () => {
+    const outcome = await hub.callTool('fixture', 'hang', {}, { timeoutMs: 300 });
+    expect(outcome.failure).toMatchObject({ kind: 'timeout' });
+    expect(outcome.failure?.message).toContain('300 ms');
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
+    expect(outcome.durationMs).toBeLessThan(CALL_TIMEOUT_MS);
+  });
+
+  it('collects the log notifications sent during a call, at info level and above', async () => {
+    const heard: string[] = [];
+    const outcome = await hub.callTool(
+      'fixture',
+      'log_messages',
+      {},
+      { timeoutMs: CALL_TIMEOUT_MS, onLog: (event) => heard.push(event.level) },
+    );
+    expect(outcome.result?.content).toEqual([{ type: 'text', text: 'logged' }]);
+    expect(outcome.logs.map(({ level, logger, data }) => ({ level, logger, data }))).toEqual([
+      { level: 'info', logger: 'fixture', data: 'starting' },
+      { level: 'warning', logger: undefined, data: { detail: 'almost done' } },
+    ]);
+    expect(heard).toEqual(['info', 'warning']);
+  });
+
+  it('asks the person through onInput and passes an accepted answer to the tool', async () => {
+    inputRequests.length = 0;
+    nextAnswer = { action: 'accept', content: { name: 'Ada' } };
+    const outcome = await hub.callTool('fixture', 'ask_name', {}, { timeoutMs: CALL_TIMEOUT_MS });
+    expect(inputRequests).toEqual([
+      {
+        server: 'fixture',
+        message: 'What is your name?',
+        schema: {
+          type: 'object',
+          properties: { name: { type: 'string', title: 'Name' } },
+          required: ['name'],
+        },
+      },
+    ]);
+    expect(outcome.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+  });
+
+  it('passes a declined answer to the tool', async () => {
+    inputRequests.length = 0;
+    nextAnswer = { action: 'decline' };
+    const outcome = await hub.callTool('fixture', 'ask_name', {}, { timeoutMs: CALL_TIMEOUT_MS });
+    expect(inputRequests).toHaveLength(1);
+    expect(outcome.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'The person chose "decline".' }],
+    });
+  });
+
+  it('passes a result the shared schema rejects through unchanged and logs a warning', async () => {
+    captured.lines.length = 0;
+    const outcome = await hub.callTool('fixture', 'array_result', {}, { timeoutMs: CALL_TIMEOUT_MS });
+    expect(outcome.result?.structuredContent).toEqual([1, 2, 3]);
+    const warning = captured.lines.find((line) => String(line.msg).startsWith('tool result does not match'));
+    expect(warning).toMatchObject({ server: 'fixture', tool: 'array_result' });
+  });
+
+  it('reports a transport failure for a server it does not know', async () => {
+    const outcome = await hub.callTool('nowhere', 'get_weather', {}, { timeoutMs: CALL_TIMEOUT_MS });
+    expect(outcome.failure).toEqual({
+      kind: 'transport',
+      message: 'No MCP server named "nowhere" is connected.',
+    });
+  });
+
+  it('swaps in a changed tool list only when refresh() is called', async () => {
+    const before = hub.tools();
+    expect(await hub.refresh()).toBe(false);
+    fixture.addTool('added_later');
+    // The notification travels over the subscriptions/listen stream; wait for the SDK to see it.
+    await expect
+      .poll(() => captured.lines.some((line) => line.msg === 'MCP server says its tool list changed'), {
+        timeout: 5_000,
+      })
+      .toBe(true);
+    expect(hub.tools()).toBe(before);
+    expect(await hub.refresh()).toBe(true);
+    const after = hub.tools();
+    expect(after).not.toBe(before);
+    expect(after.find((tool) => tool.name === 'added_later')).toMatchObject({
+      server: 'fixture',
+      qualifiedName: 'added_later',
+    });
+    expect(after).toHaveLength(before.length + 1);
+    expect(await hub.refresh()).toBe(false);
+    const outcome = await hub.callTool('fixture', 'added_later', {}, { timeoutMs: CALL_TIMEOUT_MS });
+    expect(outcome.result?.content).toEqual([{ type: 'text', text: 'added_later' }]);
+  });
+});
+
+describe('createMcpHub with a 2025-era server', () => {
+  let legacy: LegacyServer;
+  let hub: QualifiedMcpHub;
+  let captured: CapturedLogger;
+  const inputRequests: InputRequest[] = [];
+
+  beforeAll(async () => {
+    legacy = await startLegacyServer();
+    captured = captureLogger('debug');
+    const server = await connectServer(
+      { transport: 'http', name: 'old', url: legacy.url },
+      {
+        clientInfo,
+        logger: captured.logger,
+        onInput: async (request) => {
+          inputRequests.push(request);
+          return { action: 'accept', content: { colour: 'teal' } };
+        },
+      },
+    );
+    hub = createMcpHub([server], silentLogger());
+  });
+  afterAll(async () => {
+    await hub?.close();
+    await legacy?.close();
+  });
+
+  it('reports the legacy era', () => {
+    expect(hub.servers()).toEqual([expect.objectContaining({ name: 'old', era: 'legacy' })]);
+  });
+
+  it('attributes log notifications that arrive during a call to that call', async () => {
+    const outcome = await hub.callTool('old', 'legacy_log', {}, { timeoutMs: CALL_TIMEOUT_MS });
+    expect(outcome.result?.content).toEqual([{ type: 'text', text: 'logged' }]);
+    expect(outcome.logs.map(({ level, data }) => ({ level, data }))).toEqual([
+      { level: 'info', data: 'legacy starting' },
+      { level: 'error', data: 'legacy trouble' },
+    ]);
+  });
+
+  it('answers a pushed elicitation request through the same onInput handler', async () => {
+    const outcome = await hub.callTool('old', 'legacy_ask', {}, { timeoutMs: CALL_TIMEOUT_MS });
+    expect(inputRequests).toEqual([expect.objectContaining({ server: 'old', message: 'Favourite colour?' })]);
+    expect(outcome.result?.content).toEqual([{ type: 'text', text: 'colour: teal' }]);
+  });
+
+  it('picks up a tool announced by an unsolicited list_changed notification on refresh()', async () => {
+    legacy.addTool('legacy_added');
+    await expect
+      .poll(() => captured.lines.some((line) => line.msg === 'MCP server says its tool list changed'), {
+        timeout: 5_000,
+      })
+      .toBe(true);
+    expect(hub.tools().map((tool) => tool.name)).not.toContain('legacy_added');
+    expect(await hub.refresh()).toBe(true);
+    expect(hub.tools().map((tool) => tool.name)).toContain('legacy_added');
+  });
+});
+
+describe('classifyFailure', () => {
+  it('calls an SDK timeout a timeout unless the caller aborted', () => {
+    const timeout = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: 100 });
+    expect(classifyFailure(timeout, { timeoutMs: 100 })).toMatchObject({ kind: 'timeout' });
+    expect(classifyFailure(timeout, { timeoutMs: 100, signal: AbortSignal.abort() })).toMatchObject({
+      kind: 'aborted',
+    });
+  });
+
+  it('names the total limit when progress kept a call going too long', () => {
+    const error = new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
+      maxTotalTimeout: 600_000,
+      totalElapsed: 600_001,
+    });
+    expect(classifyFailure(error, { timeoutMs: 100 }).message).toContain('600000 ms');
+  });
+
+  it('reports anything else as a transport failure with its deepest cause', () => {
+    const error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed', undefined, {
+      cause: new Error('socket hang up'),
+    });
+    expect(classifyFailure(error, { timeoutMs: 100 })).toEqual({
+      kind: 'transport',
+      message: 'socket hang up',
+    });
+  });
+});

@@ -1,0 +1,228 @@
+/**
+ * @module mcp/hub
+ * `createMcpHub()` puts every connected MCP server behind the `McpHub` contract in `types.ts`:
+ * one tool list with unique names, calls with timeouts that progress resets, and failures
+ * returned as data. Connections come from `connect.ts`.
+ */
+import { type CallToolResult, validateToolResult } from '@mcp-workshop/shared';
+import {
+  LOG_LEVEL_META_KEY,
+  type LoggingLevel,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+} from '@modelcontextprotocol/client';
+import type {
+  CallFailure,
+  CallOptions,
+  CallOutcome,
+  DiscoveredTool,
+  LogEvent,
+  McpHub,
+  ProgressEvent,
+} from '../types.js';
+import type { ConnectedServer, LogMessage, McpLogger } from './connect.js';
+import { listServerTools, type QualifiedTool, qualifyTools } from './discover.js';
+import { describeCause } from './retry.js';
+
+/**
+ * Hard cap on one call however often progress resets its timeout: a tool that reports progress
+ * forever must not hold the conversation forever.
+ */
+export const MAX_CALL_TOTAL_MS = 10 * 60_000;
+
+/**
+ * The least severe server log level a call asks for on a 2026-07-28 connection, where a request
+ * gets logs only if it names a level. `info` shows what a tool did without its debug chatter.
+ */
+export const CALL_LOG_LEVEL: LoggingLevel = 'info';
+
+/** The hub's tool list: every tool carries its `qualifiedName`. */
+export interface QualifiedMcpHub extends McpHub {
+  tools(): readonly QualifiedTool[];
+}
+
+/** Builds the hub over already connected servers. Closing the hub closes them. */
+export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLogger): QualifiedMcpHub {
+  const byName = new Map<string, ConnectedServer>();
+  for (const server of servers) {
+    if (byName.has(server.info.name)) throw new Error(`Two MCP servers are named "${server.info.name}"`);
+    byName.set(server.info.name, server);
+  }
+
+  const listed = new Map<string, readonly DiscoveredTool[]>(servers.map((s) => [s.info.name, s.tools]));
+  const qualify = (): readonly QualifiedTool[] =>
+    Object.freeze(
+      qualifyTools(
+        servers.map((s) => ({ server: s.info.name, tools: listed.get(s.info.name) ?? [] })),
+        (message, details) => logger.warn(details, message),
+      ),
+    );
+  let current = qualify();
+
+  // Log notifications carry no request id in the 2025 era, so each one goes to every call that
+  // is running on its server at the time.
+  const runningCalls = new Map<string, Set<(message: LogMessage) => void>>();
+  for (const server of servers) {
+    const name = server.info.name;
+    runningCalls.set(name, new Set());
+    server.hooks.onLog = (message) => {
+      const listeners = runningCalls.get(name);
+      if (listeners && listeners.size > 0) for (const listener of listeners) listener(message);
+      else logger.debug({ server: name, ...message }, 'MCP server log outside any call');
+    };
+  }
+
+  async function relist(): Promise<boolean> {
+    const dirty = servers.filter((server) => server.hooks.toolsChanged);
+    if (dirty.length === 0) return false;
+    let changed = false;
+    await Promise.all(
+      dirty.map(async (server) => {
+        const name = server.info.name;
+        // Cleared first, so a change announced while we list is picked up next time.
+        server.hooks.toolsChanged = false;
+        try {
+          const tools = await listServerTools(server.client, name);
+          if (JSON.stringify(tools) !== JSON.stringify(listed.get(name))) {
+            listed.set(name, tools);
+            changed = true;
+          }
+        } catch (error) {
+          server.hooks.toolsChanged = true;
+          logger.warn(
+            { server: name, reason: describeCause(error) },
+            'could not re-list tools; keeping the old list',
+          );
+        }
+      }),
+    );
+    if (changed) {
+      current = qualify();
+      logger.info({ tools: current.length }, 'MCP tool list changed');
+    }
+    return changed;
+  }
+
+  let refreshing: Promise<boolean> | undefined;
+
+  async function callTool(
+    serverName: string,
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallOutcome> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const progress: ProgressEvent[] = [];
+    const logs: LogEvent[] = [];
+    const finish = (outcome: { result: CallToolResult } | { failure: CallFailure }): CallOutcome => ({
+      ...outcome,
+      durationMs: elapsed(),
+      progress,
+      logs,
+    });
+
+    const server = byName.get(serverName);
+    if (!server) {
+      return finish({
+        failure: { kind: 'transport', message: `No MCP server named "${serverName}" is connected.` },
+      });
+    }
+    if (options.signal?.aborted) return finish({ failure: abortedFailure() });
+
+    const onLog = (message: LogMessage) => {
+      const event: LogEvent = { ...message, atMs: elapsed() };
+      logs.push(event);
+      options.onLog?.(event);
+    };
+    const listeners = runningCalls.get(serverName);
+    listeners?.add(onLog);
+    try {
+      const askForLogs =
+        server.info.era === 'modern' && server.client.getServerCapabilities()?.logging !== undefined;
+      const result = await server.client.callTool(
+        { name, arguments: args, ...(askForLogs && { _meta: { [LOG_LEVEL_META_KEY]: CALL_LOG_LEVEL } }) },
+        {
+          timeout: options.timeoutMs,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: Math.max(options.timeoutMs, MAX_CALL_TOTAL_MS),
+          ...(options.signal && { signal: options.signal }),
+          onprogress: ({ progress: done, total, message }) => {
+            const event: ProgressEvent = {
+              progress: done,
+              ...(total !== undefined && { total }),
+              ...(message !== undefined && { message }),
+              atMs: elapsed(),
+            };
+            progress.push(event);
+            options.onProgress?.(event);
+          },
+        },
+      );
+      const check = validateToolResult(result);
+      if (!check.ok) {
+        logger.warn(
+          { server: serverName, tool: name, problems: check.problems },
+          'tool result does not match CallToolResult; passing it on unchanged',
+        );
+      }
+      // Passed on as received: the model-facing rendering copes with malformed results.
+      return finish({ result: result as CallToolResult });
+    } catch (error) {
+      const failure = classifyFailure(error, options);
+      logger.debug({ server: serverName, tool: name, failure }, 'MCP tool call failed');
+      return finish({ failure });
+    } finally {
+      listeners?.delete(onLog);
+    }
+  }
+
+  return {
+    tools: () => current,
+    refresh() {
+      refreshing ??= relist().finally(() => {
+        refreshing = undefined;
+      });
+      return refreshing;
+    },
+    callTool,
+    servers: () => servers.map((server) => server.info),
+    async close() {
+      const results = await Promise.allSettled(servers.map((server) => server.close()));
+      results.forEach((result, index) => {
+        if (result.status === 'rejected') {
+          logger.warn(
+            { server: servers[index]?.info.name, err: result.reason },
+            'closing an MCP server failed',
+          );
+        }
+      });
+    },
+  };
+}
+
+/** Sorts a thrown error into the four kinds the loop tells the model about. */
+export function classifyFailure(
+  error: unknown,
+  options: Pick<CallOptions, 'signal' | 'timeoutMs'>,
+): CallFailure {
+  // The SDK reports an abort as a timeout, so the signal decides.
+  if (options.signal?.aborted) return abortedFailure();
+  if (error instanceof ProtocolError) return { kind: 'jsonrpc', code: error.code, message: error.message };
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+    const total = (error.data as { maxTotalTimeout?: number } | undefined)?.maxTotalTimeout;
+    return {
+      kind: 'timeout',
+      message:
+        total !== undefined
+          ? `The tool was still running after ${total} ms, the most any call may take.`
+          : `The tool sent no answer and no progress for ${options.timeoutMs} ms.`,
+    };
+  }
+  return { kind: 'transport', message: describeCause(error) };
+}
+
+function abortedFailure(): CallFailure {
+  return { kind: 'aborted', message: 'The call was cancelled before the tool answered.' };
+}

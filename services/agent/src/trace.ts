@@ -1,0 +1,69 @@
+/**
+ * @module trace
+ * What the agent records about each tool call: enough to see which tool the model chose, what
+ * the server returned (`content` versus `structuredContent`, `isError`), and exactly what went
+ * back to the model. The CLI prints it, the HTTP API returns it, the web page draws it.
+ */
+import type { ModelView } from '@mcp-workshop/shared';
+import type { LogEvent, ProgressEvent } from './types.js';
+
+/** Why a call never reached the server, or produced no result. */
+export type ToolCallProblem =
+  | { kind: 'unknown_function'; message: string }
+  | { kind: 'invalid_arguments'; message: string; problems: string[] }
+  | { kind: 'jsonrpc'; code: number; message: string }
+  | { kind: 'timeout' | 'aborted' | 'transport'; message: string };
+
+export interface ToolCallTrace {
+  /** The model's tool-call id. */
+  id: string;
+  /** The function name the model used. */
+  functionName: string;
+  /** Where it went: absent when the name matched no tool. */
+  server?: string;
+  tool?: string;
+  /** The arguments the model sent, parsed when they were valid JSON. */
+  arguments: unknown;
+  durationMs: number;
+  /** True when the tool failed in any way: an `isError` result or a problem below. */
+  isError: boolean;
+  problem?: ToolCallProblem;
+  /** What the server returned, when it returned a result. */
+  result?: {
+    isError: boolean;
+    structuredContent?: unknown;
+    /** The text blocks, in order. */
+    text: string[];
+    /** Short descriptors of the non-text blocks (images, audio, resources). */
+    otherContent: string[];
+  };
+  /** Exactly what the agent sent back to the model as the `role: "tool"` message. */
+  sentToModel: string;
+  sentAs: ModelView['source'];
+  truncated: boolean;
+  progress: ProgressEvent[];
+  logs: LogEvent[];
+}
+
+export interface TurnResult {
+  answer: string;
+  conversationId: string;
+  toolCalls: ToolCallTrace[];
+  /** How many times the model was asked. */
+  rounds: number;
+  stoppedBecause: 'answer' | 'max_rounds';
+}
+
+/** Callbacks for live views (streamed answer, progress bars). All optional. */
+export interface TurnEvents {
+  onTextDelta?: (delta: string) => void;
+  onToolStart?: (call: {
+    id: string;
+    functionName: string;
+    server?: string;
+    tool?: string;
+    arguments: unknown;
+  }) => void;
+  onToolProgress?: (id: string, event: ProgressEvent) => void;
+  onToolEnd?: (trace: ToolCallTrace) => void;
+}
