@@ -5,6 +5,7 @@
  */
 import type { ServerEnv } from './env.js';
 import type { Logger } from './logger.js';
+import { announceTaskChanges, createTaskEvents } from './tasks/events.js';
 import { openTaskStore } from './tasks/sqlite-store.js';
 import type { ToolDeps } from './tools/deps.js';
 import { createOfflineWeather } from './weather/offline.js';
@@ -20,6 +21,7 @@ export function createDeps(env: ServerEnv, logger: Logger): ToolDeps {
           timeoutMs: env.WEATHER_TIMEOUT_MS,
         })
       : createOfflineWeather(now);
-  const tasks = openTaskStore({ dataDir: env.DATA_DIR, logger, now });
-  return { weather, tasks, now, logger };
+  const taskEvents = createTaskEvents();
+  const tasks = announceTaskChanges(openTaskStore({ dataDir: env.DATA_DIR, logger, now }), taskEvents);
+  return { weather, tasks, taskEvents, now, logger };
 }

@@ -25,6 +25,8 @@ const EnvSchema = z.object({
   MCP_STATELESS: z.stringbool().default(false),
   MCP_SESSION_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1800),
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(100),
+  MCP_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
+  MCP_CONFORMANCE: z.stringbool().default(false),
   MCP_ALLOWED_HOSTS: commaList.optional(),
   MCP_ALLOWED_ORIGINS: commaList.optional(),
   DATA_DIR: z.string().default(DEFAULT_DATA_DIR),

@@ -41,7 +41,8 @@ async function main(): Promise<void> {
   const env = loadEnv();
   const logger = createLogger(env.LOG_LEVEL);
   const deps = createDeps(env, logger);
-  const buildServer = () => createMcpServer(deps);
+  const buildServer = () =>
+    createMcpServer(deps, { pageSize: env.MCP_PAGE_SIZE, conformance: env.MCP_CONFORMANCE });
 
   if (values.stdio) {
     const handle = serveStdio(buildServer, {
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
     maxSessions: env.MCP_MAX_SESSIONS,
     allowedHosts: env.MCP_ALLOWED_HOSTS,
     allowedOrigins: env.MCP_ALLOWED_ORIGINS,
+    taskEvents: deps.taskEvents,
   });
   const httpServer = workshop.app.listen(env.PORT, env.HOST);
   httpServer.once('listening', () => {

@@ -7,7 +7,8 @@
 import type { AddressInfo } from 'node:net';
 import { type AppOptions, createApp, type WorkshopApp } from './http/app.js';
 import { createSilentLogger, type Logger } from './logger.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, type McpServerOptions } from './server.js';
+import { announceTaskChanges, createTaskEvents } from './tasks/events.js';
 import { openTaskStore } from './tasks/sqlite-store.js';
 import type { ToolDeps } from './tools/deps.js';
 import { createOfflineWeather } from './weather/offline.js';
@@ -19,6 +20,8 @@ export interface LocalServerOptions extends Partial<Omit<AppOptions, 'buildServe
   logger?: Logger;
   /** Fixes the clock, for tests. */
   now?: () => Date;
+  /** Passed to `createMcpServer`: list page size and the conformance fixtures. */
+  server?: McpServerOptions;
 }
 
 export interface LocalServer {
@@ -33,20 +36,31 @@ export interface LocalServer {
 }
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
-  const { dataDir, port = 0, logger = createSilentLogger(), now = () => new Date(), ...appOptions } = options;
+  const {
+    dataDir,
+    port = 0,
+    logger = createSilentLogger(),
+    now = () => new Date(),
+    server: serverOptions,
+    ...appOptions
+  } = options;
+  const taskEvents = createTaskEvents();
   const deps: ToolDeps = {
     weather: createOfflineWeather(now),
-    tasks: openTaskStore({ dataDir, logger, now }),
+    tasks: announceTaskChanges(openTaskStore({ dataDir, logger, now }), taskEvents),
+    taskEvents,
     now,
     logger,
   };
   const workshop = createApp({
-    buildServer: () => createMcpServer(deps),
+    buildServer: () => createMcpServer(deps, serverOptions),
     logger,
     stateless: false,
     sessionTtlSeconds: 1800,
     maxSessions: 100,
     ...appOptions,
+    // After the spread: notifications must come from the same emitter the task store announces on.
+    taskEvents,
   });
   const server = workshop.app.listen(port, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {

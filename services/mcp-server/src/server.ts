@@ -1,10 +1,15 @@
 /**
  * @module server
- * `createMcpServer()` builds one MCP server instance with every workshop tool registered.
- * It does no I/O of its own: the transports (HTTP sessions, stdio, the in-process client behind
- * `POST /tools/:name`) each call it and connect the instance they get.
+ * `createMcpServer()` builds one MCP server instance with every workshop tool, resource and
+ * prompt registered. It does no I/O of its own: the transports (HTTP sessions, the 2026-07-28
+ * handler, stdio, the in-process client behind `POST /tools/:name`) each call it and connect
+ * the instance they get.
  */
 import { McpServer } from '@modelcontextprotocol/server';
+import { registerConformanceFixtures } from './conformance/index.js';
+import { DEFAULT_PAGE_SIZE, paginateList } from './pagination.js';
+import { registerPrompts } from './prompts/index.js';
+import { registerResources } from './resources/index.js';
 import type { ToolDeps } from './tools/deps.js';
 import { tools } from './tools/index.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
@@ -17,16 +22,28 @@ export const SERVER_INSTRUCTIONS =
   `Workshop server with offline example tools: weather for ${CITIES.length} cities, arithmetic, time zones and a small task list. ` +
   'Results carry structuredContent (a JSON object) plus the same JSON as text; failures come back with isError: true.';
 
-export function createMcpServer(deps: ToolDeps): McpServer {
+export interface McpServerOptions {
+  /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list. */
+  pageSize?: number;
+  /** Adds the fixtures the official conformance suite calls (MCP_CONFORMANCE=1); never on by default. */
+  conformance?: boolean;
+}
+
+export function createMcpServer(deps: ToolDeps, options: McpServerOptions = {}): McpServer {
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'MCP Workshop Server' },
     {
-      // listChanged is explicit: this server's tool list is fixed for the life of the process.
-      capabilities: { tools: { listChanged: false } },
+      // listChanged is explicit: the tool list is fixed for the life of the process.
+      capabilities: { tools: { listChanged: false }, logging: {} },
       instructions: SERVER_INSTRUCTIONS,
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
     },
   );
   for (const tool of tools) tool.register(server, deps);
+  registerResources(server, deps, { pageSize });
+  registerPrompts(server, deps, { pageSize });
+  if (options.conformance) registerConformanceFixtures(server);
+  paginateList(server, 'tools/list', pageSize);
   return server;
 }

@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import express, { type Express } from 'express';
 import type { Logger } from '../logger.js';
+import type { TaskEvents } from '../tasks/events.js';
 import { SERVER_NAME, SERVER_VERSION } from '../version.js';
 import { rejectDeepJson } from './json-depth.js';
 import { bodyErrorHandler, sendJsonRpcError } from './json-rpc-errors.js';
@@ -33,6 +34,8 @@ export interface AppOptions {
   allowedHosts?: string[];
   /** Extra `Origin` hostnames to accept besides localhost. */
   allowedOrigins?: string[];
+  /** Task writes, turned into resource notifications for 2026-07-28 `subscriptions/listen` streams. */
+  taskEvents?: TaskEvents;
 }
 
 export interface WorkshopApp {
@@ -52,7 +55,13 @@ export function createApp(options: AppOptions): WorkshopApp {
         maxSessions: options.maxSessions,
         logger,
       });
-  const endpoint = createMcpEndpoint({ buildServer, logger, sessions, maxBodyBytes: MAX_BODY_BYTES });
+  const endpoint = createMcpEndpoint({
+    buildServer,
+    logger,
+    sessions,
+    maxBodyBytes: MAX_BODY_BYTES,
+    taskEvents: options.taskEvents,
+  });
 
   const app = express();
   app.disable('x-powered-by');

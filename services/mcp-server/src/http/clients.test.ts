@@ -20,6 +20,7 @@ const SAMPLE_CALLS: Array<{ name: string; arguments: Record<string, unknown> }> 
   { name: 'list_tasks', arguments: {} },
   { name: 'complete_task', arguments: { id: 1 } },
   { name: 'delete_task', arguments: { id: 1 } },
+  { name: 'generate_report', arguments: { topic: 'cities', steps: 2, delayMs: 0 } },
 ];
 
 type AnyResult = { content: unknown; structuredContent?: unknown; isError?: boolean };

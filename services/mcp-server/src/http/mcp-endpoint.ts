@@ -20,6 +20,9 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.js';
+import { publishTaskChanges } from '../resources/publish.js';
+import type { TaskEvents } from '../tasks/events.js';
+import { SessionEventStore } from './event-store.js';
 import { sendJsonRpcError } from './json-rpc-errors.js';
 import type { SessionRegistry } from './sessions.js';
 
@@ -30,6 +33,8 @@ export interface McpEndpointOptions {
   sessions?: SessionRegistry;
   /** Same limit as the JSON body parser, for bodies the SDK reads itself. */
   maxBodyBytes: number;
+  /** Task writes, published to 2026-07-28 `subscriptions/listen` streams. */
+  taskEvents?: TaskEvents;
 }
 
 export interface McpEndpoint {
@@ -41,13 +46,16 @@ export interface McpEndpoint {
  * Batches exist only in 2025-03-26 (and, unspecified, 2024-11-05). A missing version header
  * means 2025-03-26, as the spec says to assume.
  */
+const MODERN_VERSION = '2026-07-28';
+/** How long a client should wait before reconnecting a dropped SSE stream (sent as `retry:`). */
+const SSE_RETRY_MS = 1000;
 const BATCH_VERSIONS = new Set(['2025-03-26', '2024-11-05']);
 function batchAllowed(protocolVersionHeader: string | undefined): boolean {
   return protocolVersionHeader === undefined || BATCH_VERSIONS.has(protocolVersionHeader);
 }
 
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
-  const { buildServer, logger, sessions, maxBodyBytes } = options;
+  const { buildServer, logger, sessions, maxBodyBytes, taskEvents } = options;
   const onerror = (error: Error) => logger.warn({ err: error }, 'MCP handler reported an error');
 
   if (!sessions) {
@@ -57,9 +65,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       maxRequestBodySize: maxBodyBytes,
     });
     const node = toNodeHandler(stateless, { onerror, maxRequestBodySize: maxBodyBytes });
+    const stopPublishing = taskEvents ? publishTaskChanges(taskEvents, stateless.notify) : () => {};
     return {
       handle: (req, res) => void node(req, res, req.body),
-      close: () => stateless.close(),
+      close: () => {
+        stopPublishing();
+        return stateless.close();
+      },
     };
   }
 
@@ -69,6 +81,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     maxRequestBodySize: maxBodyBytes,
   });
   const modernNode = toNodeHandler(modern, { onerror, maxRequestBodySize: maxBodyBytes });
+  const stopPublishing = taskEvents ? publishTaskChanges(taskEvents, modern.notify) : () => {};
 
   const serveLegacy = async (req: Request, res: Response): Promise<void> => {
     const sessionId = req.header('mcp-session-id');
@@ -101,6 +114,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       const server = buildServer();
       const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        // Numbered events, the priming event of 2025-11-25, and Last-Event-ID replay after a drop.
+        eventStore: new SessionEventStore(),
+        retryInterval: SSE_RETRY_MS,
         onsessioninitialized: (id) => {
           sessions.add(transport, server, id);
         },
@@ -130,6 +146,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         await modernNode(req, res, req.body);
         return;
       }
+      // 2026-07-28 has no GET stream and no sessions to DELETE; only sessions (2025 era) use those verbs.
+      if (req.method !== 'POST' && req.header('mcp-protocol-version') === MODERN_VERSION) {
+        res.setHeader('Allow', 'POST');
+        sendJsonRpcError(res, 405, -32000, `Method not allowed: protocol ${MODERN_VERSION} uses POST only.`);
+        return;
+      }
       await serveLegacy(req, res);
     } catch (error) {
       logger.error({ err: error }, 'unexpected error on /mcp');
@@ -140,6 +162,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   return {
     handle,
     async close() {
+      stopPublishing();
       await sessions.closeAll();
       await modern.close();
     },

@@ -50,9 +50,15 @@ describe('POST /mcp (2025 handshake)', () => {
     expect(message?.result?.protocolVersion).toBe('2025-11-25');
   });
 
-  it('declares only the tools capability, with an explicit boolean listChanged', async () => {
+  it('declares only the capabilities it serves, tools with an explicit boolean listChanged', async () => {
     const [message] = await readMessages(await initialize('2025-11-25'));
-    expect(message?.result?.capabilities).toEqual({ tools: { listChanged: false } });
+    const capabilities = (message?.result?.capabilities ?? {}) as Record<string, unknown>;
+    // Each feature owner asserts its own entry exactly; the key list catches a capability nobody meant to add.
+    expect(capabilities).toMatchObject({ tools: { listChanged: false }, logging: {} });
+    expect(capabilities.resources).toEqual({ subscribe: true, listChanged: true });
+    expect(['tools', 'logging', 'resources', 'prompts', 'completions']).toEqual(
+      expect.arrayContaining(Object.keys(capabilities)),
+    );
     expect(message?.result?.serverInfo).toMatchObject({
       name: 'mcp-workshop-server',
       version: expect.any(String),
@@ -125,6 +131,7 @@ describe('POST /mcp (2025 handshake)', () => {
         'calculate',
         'complete_task',
         'delete_task',
+        'generate_report',
         'get_time',
         'get_weather',
         'list_cities',

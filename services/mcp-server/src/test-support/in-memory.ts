@@ -3,10 +3,11 @@
  * Connects the official MCP client to a fresh server over an in-process transport, so tool
  * tests exercise the same validation and wire shapes as a real client, without a socket.
  */
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type ClientOptions } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { createSilentLogger } from '../logger.js';
-import { createMcpServer } from '../server.js';
+import { createMcpServer, type McpServerOptions } from '../server.js';
+import { createTaskEvents } from '../tasks/events.js';
 import type { ToolDeps } from '../tools/deps.js';
 
 export interface Connected {
@@ -14,11 +15,18 @@ export interface Connected {
   close(): Promise<void>;
 }
 
+export interface ConnectOptions {
+  /** Passed to `createMcpServer`, e.g. `{ conformance: true }`. */
+  server?: McpServerOptions;
+  /** Passed to the `Client`, e.g. `{ capabilities: { elicitation: {} } }`. */
+  client?: ClientOptions;
+}
+
 /** Opens a client on a new server built from `deps`. Always `await close()` (use afterEach). */
-export async function connectInMemory(deps: ToolDeps): Promise<Connected> {
-  const server = createMcpServer(deps);
+export async function connectInMemory(deps: ToolDeps, options: ConnectOptions = {}): Promise<Connected> {
+  const server = createMcpServer(deps, options.server);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'workshop-test', version: '0.0.0' });
+  const client = new Client({ name: 'workshop-test', version: '0.0.0' }, options.client);
   await server.connect(serverTransport);
   await client.connect(clientTransport);
   return {
@@ -41,6 +49,7 @@ export function testDeps(overrides: Partial<ToolDeps> = {}): ToolDeps {
   return {
     weather: overrides.weather ?? unset('weather'),
     tasks: overrides.tasks ?? unset('tasks'),
+    taskEvents: overrides.taskEvents ?? createTaskEvents(),
     now: overrides.now ?? (() => new Date('2026-07-28T12:00:00Z')),
     logger: overrides.logger ?? createSilentLogger(),
   };

@@ -37,7 +37,7 @@ export const addTask = defineTool({
   input,
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  async run({ title }, { deps }) {
+  async run({ title }, { deps, log }) {
     const clean = normalizeTitle(title);
     if (clean === undefined) {
       return fail('A task title must be plain text: remove control characters such as null bytes.');
@@ -45,6 +45,7 @@ export const addTask = defineTool({
     if (clean.length === 0)
       return fail('A task title needs at least one visible character, e.g. "Buy milk".');
     const task = deps.tasks.add(clean);
+    await log('info', 'Added a task', { id: task.id });
     return ok({ task }, { summary: `Added task ${task.id}: "${task.title}".` });
   },
 });

@@ -130,8 +130,10 @@ export const calculate = defineTool({
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async run({ expression }) {
+  async run({ expression }, { log }) {
     const text = expression.trim();
+    // The length, not the text: an expression is the user's input.
+    await log('debug', 'Evaluating an expression', { length: text.length });
     if (text === '') throw new ToolError('The expression is empty. Pass arithmetic such as "(2 + 3) * 4".');
     checkNesting(text);
     const tree = parseExpression(text);

@@ -23,9 +23,10 @@ export const completeTask = defineTool({
   input,
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async run({ id }, { deps }) {
+  async run({ id }, { deps, log }) {
     const task = deps.tasks.complete(id);
     if (!task) return fail(noSuchTask(id));
+    await log('info', 'Completed a task', { id: task.id });
     return ok({ task }, { summary: `Task ${task.id} is done: "${task.title}".` });
   },
 });

@@ -1,21 +1,50 @@
 /**
  * @module tools/define-tool
  * The one way a workshop tool is declared. `defineTool` checks at compile time that a tool only
- * returns `ok(...)` data matching its `output` schema or a `fail(...)`, and `register` wraps the
- * handler so an unexpected exception becomes a safe `isError` result instead of leaking a stack.
+ * returns `ok(...)` data matching its `output` schema, a `fail(...)`, or an `inputRequired(...)`
+ * round, and `register` wraps the handler so an unexpected exception becomes a safe `isError`
+ * result instead of leaking a stack.
  */
-import { type CallToolResult, failFromError, type StructuredToolResult } from '@mcp-workshop/shared';
-import type { McpServer, ServerContext, ToolAnnotations } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
+import { type CallToolResult, fail, failFromError, type StructuredToolResult } from '@mcp-workshop/shared';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  fromJsonSchema,
+  type InputRequiredResult,
+  type JsonSchemaType,
+  type LoggingLevel,
+  type McpServer,
+  PROTOCOL_VERSION_META_KEY,
+  type ProtocolEra,
+  type ServerContext,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import type { ToolDeps } from './deps.js';
+import { portableJsonSchema } from './portable-schema.js';
 
 /** What a tool handler gets besides its arguments. */
 export interface ToolContext {
   deps: ToolDeps;
   /** Aborted when the client cancels the call or goes away; pass it to anything slow. */
   signal: AbortSignal;
-  /** The SDK's per-request context (progress, logging, elicitation). */
+  /** The SDK's per-request context (progress token, `notify`, elicitation, MRTR input responses). */
   mcp: ServerContext;
+  /** `modern` for a 2026-07-28 request (it carries the per-request `_meta` envelope), else `legacy`. */
+  era: ProtocolEra;
+  /**
+   * What the client declared it supports: the request's own envelope (modern) or its `initialize`
+   * (legacy). Undefined when unknown, e.g. on a stateless legacy request that never initialized.
+   */
+  clientCapabilities: ClientCapabilities | undefined;
+  /**
+   * Sends a `notifications/message` for this call (logger `mcp-workshop/<tool>`), as far as the
+   * client asked for logs: the SDK drops levels below `logging/setLevel` (legacy) or the
+   * request's `logLevel` (modern, where nothing is sent without one). Never throws: a log must
+   * not break a tool. Logs reach the client, so no secrets or personal data: ids and counts,
+   * never task titles.
+   */
+  log(level: LoggingLevel, message: string, data?: Record<string, unknown>): Promise<void>;
 }
 
 /** A failure result, as `fail()` builds it. */
@@ -32,10 +61,14 @@ export interface ToolSpec<Input extends z.ZodObject, Output extends z.ZodObject>
   /** Root must be an object: `structuredContent` is always a JSON object. */
   output: Output;
   annotations: ToolAnnotations;
+  /**
+   * An `InputRequiredResult` (from the SDK's `inputRequired()`) asks a 2026-07-28 client for input
+   * and is passed to the SDK untouched; the client retries the call with the answers.
+   */
   run(
     args: z.output<Input>,
     context: ToolContext,
-  ): Promise<StructuredToolResult<z.input<Output>> | FailResult>;
+  ): Promise<StructuredToolResult<z.input<Output>> | FailResult | InputRequiredResult>;
 }
 
 /** A tool ready to be added to a server. Generic types are erased so tools can live in one list. */
@@ -47,6 +80,11 @@ export interface WorkshopTool {
 export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
   spec: ToolSpec<Input, Output>,
 ): WorkshopTool {
+  // Published as plain JSON Schema with nullables spelled as anyOf (see portable-schema.ts);
+  // the SDK still validates every structuredContent against it before it leaves the server.
+  const outputSchema = fromJsonSchema<z.input<Output>>(
+    portableJsonSchema(z.toJSONSchema(spec.output, { io: 'output' })) as JsonSchemaType,
+  );
   return {
     name: spec.name,
     register(server, deps) {
@@ -57,20 +95,62 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
           description: spec.description,
           // Widened to the base type so the SDK's conditional callback type resolves; `run` keeps the precise one.
           inputSchema: spec.input as z.ZodObject,
-          outputSchema: spec.output as z.ZodObject,
+          outputSchema,
           annotations: { title: spec.title, ...spec.annotations },
         },
-        async (args: unknown, mcp: ServerContext): Promise<CallToolResult> => {
+        async (args: unknown, mcp: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
+          const context = createToolContext(spec.name, server, deps, mcp);
           try {
-            return await spec.run(args as z.output<Input>, { deps, signal: mcp.mcpReq.signal, mcp });
+            return await spec.run(args as z.output<Input>, context);
           } catch (error) {
+            if (mcp.mcpReq.signal.aborted) {
+              // Cancelled, not broken: the SDK sends no response for a cancelled request, so there
+              // is nobody to tell; the reason (e.g. AbortError from a sleep) is not a bug to log.
+              deps.logger.info({ tool: spec.name }, 'tool call cancelled');
+              return fail('The call was cancelled.');
+            }
             const { result, ref } = failFromError(error);
             if (ref)
               deps.logger.error({ err: error, tool: spec.name, ref }, 'tool threw an unexpected error');
+            // The message stays generic: a ToolError's text can quote user input, and the result has it anyway.
+            await context.log(
+              'error',
+              ref
+                ? `Failed with an internal error (ref ${ref})`
+                : 'Failed with an error the model can act on',
+              ref ? { ref } : undefined,
+            );
             return result;
           }
         },
       );
+    },
+  };
+}
+
+function createToolContext(name: string, server: McpServer, deps: ToolDeps, mcp: ServerContext): ToolContext {
+  const signal = mcp.mcpReq.signal;
+  // The SDK types the envelope's keys loosely; the key constants are its own.
+  const envelope = mcp.mcpReq.envelope as Record<string, unknown> | undefined;
+  const era: ProtocolEra = envelope?.[PROTOCOL_VERSION_META_KEY] === undefined ? 'legacy' : 'modern';
+  const logger = `mcp-workshop/${name}`;
+  return {
+    deps,
+    signal,
+    mcp,
+    era,
+    clientCapabilities:
+      era === 'modern'
+        ? (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
+        : server.server.getClientCapabilities(),
+    async log(level, message, data) {
+      // Notifications belong to a live request; after cancellation there is no stream to carry them.
+      if (signal.aborted) return;
+      try {
+        await mcp.mcpReq.log(level, { ...data, message }, logger);
+      } catch {
+        // The client went away mid-call, or its transport refused: the tool's answer matters more.
+      }
     },
   };
 }

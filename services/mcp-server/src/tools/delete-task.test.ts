@@ -2,11 +2,58 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { validateToolResult } from '@mcp-workshop/shared';
+import {
+  Client,
+  type ClientCapabilities,
+  type ElicitRequestParams,
+  type ElicitResult,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../logger.js';
+import { createMcpServer } from '../server.js';
 import { openTaskStore } from '../tasks/sqlite-store.js';
 import type { TaskStore } from '../tasks/store.js';
+import {
+  type JsonRpcMessage,
+  MCP_HEADERS,
+  readMessages,
+  startTestServer,
+  type TestServer,
+} from '../test-support/http.js';
 import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
+import { DECLINED_MESSAGE } from './delete-task.js';
+
+const CONFIRM_QUESTION = 'Delete task 1 "Old chore"? This cannot be undone.';
+const ELICIT_FORM: ClientCapabilities = { elicitation: { form: {} } };
+type Answer = () => ElicitResult;
+const accept: Answer = () => ({ action: 'accept', content: { confirm: true } });
+const text = (result: { content: unknown }) => (result.content as Array<{ text: string }>)[0]?.text ?? '';
+
+/** A 2025-era in-memory client that declares `capabilities` and answers every question with `answer`. */
+async function connectAsking(store: TaskStore, capabilities: ClientCapabilities, answer: Answer) {
+  const server = createMcpServer(testDeps({ tasks: store }));
+  const client = new Client({ name: 'elicit-test', version: '0' }, { capabilities });
+  const asked: ElicitRequestParams[] = [];
+  if (capabilities.elicitation) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params);
+      return answer();
+    });
+  }
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return {
+    client,
+    asked,
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
 
 describe('delete_task', () => {
   let dir: string;
@@ -32,7 +79,6 @@ describe('delete_task', () => {
 
   const call = (args: Record<string, unknown>) =>
     conn.client.callTool({ name: 'delete_task', arguments: args });
-  const text = (result: { content: unknown }) => (result.content as Array<{ text: string }>)[0]?.text ?? '';
 
   it('deletes the task and returns it as it was', async () => {
     const result = await call({ id: 1 });
@@ -81,5 +127,227 @@ describe('delete_task', () => {
     expect(result.isError).toBe(true);
     expect(validateToolResult(result).ok).toBe(true);
     expect(store.list('all')).toHaveLength(2);
+  });
+});
+
+describe('delete_task confirmation (2025 era, elicitation/create)', () => {
+  let dir: string;
+  let store: TaskStore;
+  let conn: Awaited<ReturnType<typeof connectAsking>> | undefined;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'delete-task-elicit-'));
+    store = openTaskStore({
+      dataDir: dir,
+      logger: createSilentLogger(),
+      now: () => new Date('2026-07-28T12:00:00Z'),
+    });
+    store.add('Old chore');
+    store.add('Keep me');
+  });
+  afterEach(async () => {
+    await conn?.close();
+    store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const titles = () => store.list('all').map((task) => task.title);
+
+  it('asks with a boolean confirm field and deletes when the user confirms', async () => {
+    conn = await connectAsking(store, ELICIT_FORM, accept);
+    const result = await conn.client.callTool({ name: 'delete_task', arguments: { id: 1 } });
+    expect(result.isError).toBe(false);
+    expect(validateToolResult(result).ok).toBe(true);
+    expect(titles()).toEqual(['Keep me']);
+    expect(conn.asked).toEqual([
+      {
+        mode: 'form',
+        message: CONFIRM_QUESTION,
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            confirm: {
+              type: 'boolean',
+              title: 'Yes, delete it',
+              description: 'Tick to delete the task for good.',
+            },
+          },
+          required: ['confirm'],
+        },
+      },
+    ]);
+  });
+
+  it.each<[string, ElicitResult]>([
+    ['declines', { action: 'decline' }],
+    ['cancels', { action: 'cancel' }],
+    ['accepts with the box unticked', { action: 'accept', content: { confirm: false } }],
+  ])('deletes nothing and says so when the user %s', async (_label, reply) => {
+    conn = await connectAsking(store, ELICIT_FORM, () => reply);
+    const result = await conn.client.callTool({ name: 'delete_task', arguments: { id: 1 } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe(DECLINED_MESSAGE);
+    expect(validateToolResult(result).ok).toBe(true);
+    expect(titles()).toEqual(['Old chore', 'Keep me']);
+  });
+
+  it('treats a bare elicitation capability as form mode', async () => {
+    conn = await connectAsking(store, { elicitation: {} }, accept);
+    await conn.client.callTool({ name: 'delete_task', arguments: { id: 1 } });
+    expect(conn.asked).toHaveLength(1);
+    expect(titles()).toEqual(['Keep me']);
+  });
+
+  it('deletes without asking when the client has no form elicitation', async () => {
+    conn = await connectAsking(store, { elicitation: { url: {} } }, accept);
+    const result = await conn.client.callTool({ name: 'delete_task', arguments: { id: 1 } });
+    expect(result.isError).toBe(false);
+    expect(conn.asked).toEqual([]);
+    expect(titles()).toEqual(['Keep me']);
+  });
+
+  it('does not ask about a task that does not exist', async () => {
+    conn = await connectAsking(store, ELICIT_FORM, accept);
+    const result = await conn.client.callTool({ name: 'delete_task', arguments: { id: 42 } });
+    expect(text(result)).toBe('No task with id 42. Call list_tasks to see the ids.');
+    expect(conn.asked).toEqual([]);
+  });
+
+  it('deletes nothing when the question fails', async () => {
+    conn = await connectAsking(store, ELICIT_FORM, () => {
+      throw new Error('the host UI crashed');
+    });
+    const result = await conn.client.callTool({ name: 'delete_task', arguments: { id: 1 } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/^Not deleted: the user's confirmation could not be obtained/);
+    expect(titles()).toEqual(['Old chore', 'Keep me']);
+  });
+});
+
+describe('delete_task confirmation over HTTP (2026-07-28, input_required)', () => {
+  let srv: TestServer;
+  beforeEach(async () => {
+    srv = await startTestServer();
+    srv.deps.tasks.add('Old chore');
+    srv.deps.tasks.add('Keep me');
+  });
+  afterEach(async () => srv.close());
+
+  const titles = () => srv.deps.tasks.list('all').map((task) => task.title);
+
+  it.each<[string, ElicitResult, string[]]>([
+    ['deletes when the user confirms', { action: 'accept', content: { confirm: true } }, ['Keep me']],
+    ['keeps the task when the user declines', { action: 'decline' }, ['Old chore', 'Keep me']],
+  ])('%s (v2 client, auto negotiation)', async (_label, reply, left) => {
+    const client = new Client(
+      { name: 'mrtr-test', version: '0' },
+      { versionNegotiation: { mode: 'auto' }, capabilities: ELICIT_FORM },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params.message);
+      return reply;
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(srv.mcpUrl)));
+    try {
+      expect(client.getProtocolEra()).toBe('modern');
+      const result = await client.callTool({ name: 'delete_task', arguments: { id: 1 } });
+      expect(asked).toEqual([CONFIRM_QUESTION]);
+      expect(result.isError).toBe(reply.action !== 'accept');
+      if (reply.action !== 'accept') expect(text(result)).toBe(DECLINED_MESSAGE);
+      expect(titles()).toEqual(left);
+    } finally {
+      await client.close();
+    }
+  });
+
+  /** One raw 2026-07-28 tools/call, with the envelope and the Mcp-* headers a modern client sends. */
+  async function rawCall(
+    id: number,
+    capabilities: ClientCapabilities,
+    extra: Record<string, unknown> = {},
+  ): Promise<{ status: number; message: JsonRpcMessage | undefined }> {
+    const response = await fetch(srv.mcpUrl, {
+      method: 'POST',
+      headers: {
+        ...MCP_HEADERS,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'delete_task',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: {
+          name: 'delete_task',
+          arguments: { id: 1 },
+          ...extra,
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+            'io.modelcontextprotocol/clientCapabilities': capabilities,
+          },
+        },
+      }),
+    });
+    const messages = await readMessages(response);
+    return { status: response.status, message: messages.find((message) => message.id === id) };
+  }
+
+  it('returns input_required, then completes on a retry with the answer and the echoed state', async () => {
+    const first = await rawCall(1, ELICIT_FORM);
+    expect(first.status).toBe(200);
+    const round = first.message?.result as {
+      resultType: string;
+      inputRequests: Record<string, { method: string; params: Record<string, unknown> }>;
+      requestState: string;
+    };
+    expect(round.resultType).toBe('input_required');
+    expect(round.inputRequests.confirm?.method).toBe('elicitation/create');
+    expect(round.inputRequests.confirm?.params).toMatchObject({ mode: 'form', message: CONFIRM_QUESTION });
+    expect(typeof round.requestState).toBe('string');
+    expect(titles()).toEqual(['Old chore', 'Keep me']);
+
+    const retry = await rawCall(2, ELICIT_FORM, {
+      inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+      requestState: round.requestState,
+    });
+    expect(retry.message?.result).toMatchObject({
+      resultType: 'complete',
+      isError: false,
+      structuredContent: { task: { id: 1, title: 'Old chore' } },
+    });
+    expect(titles()).toEqual(['Keep me']);
+  });
+
+  it('asks again instead of deleting when the retry does not echo the state', async () => {
+    const retry = await rawCall(3, ELICIT_FORM, {
+      inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+    });
+    expect(retry.message?.result?.resultType).toBe('input_required');
+    expect(titles()).toEqual(['Old chore', 'Keep me']);
+  });
+
+  it('keeps the task when the retry carries a decline', async () => {
+    const first = await rawCall(4, ELICIT_FORM);
+    const retry = await rawCall(5, ELICIT_FORM, {
+      inputResponses: { confirm: { action: 'decline' } },
+      requestState: first.message?.result?.requestState,
+    });
+    expect(retry.message?.result).toMatchObject({
+      resultType: 'complete',
+      isError: true,
+      content: [{ type: 'text', text: DECLINED_MESSAGE }],
+    });
+    expect(titles()).toEqual(['Old chore', 'Keep me']);
+  });
+
+  it('deletes directly, without requesting input, when the envelope declares no elicitation', async () => {
+    const result = await rawCall(6, {});
+    expect(result.status).toBe(200);
+    expect(result.message?.error).toBeUndefined();
+    expect(result.message?.result).toMatchObject({ resultType: 'complete', isError: false });
+    expect(titles()).toEqual(['Keep me']);
   });
 });

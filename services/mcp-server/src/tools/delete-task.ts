@@ -1,11 +1,27 @@
 /**
  * @module tools/delete-task
- * `delete_task`: removes a task from the task list for good. Test: `delete-task.test.ts`.
+ * `delete_task`: removes a task from the task list for good, after the user confirms when the
+ * client can ask them (elicitation). Test: `delete-task.test.ts`.
  */
 import { fail, ok } from '@mcp-workshop/shared';
+import {
+  acceptedContent,
+  type ClientCapabilities,
+  type ElicitRequestFormParams,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
+import type { Task } from '../tasks/store.js';
+import { defineTool, type ToolContext } from './define-tool.js';
 import { noSuchTask, taskIdField, taskSchema } from './task-schema.js';
+
+/** Humans answer at human speed; the SDK's 60 s request default would cut off a user who is reading. */
+const CONFIRM_TIMEOUT_MS = 10 * 60_000;
+/** The key of the one embedded request in a 2026-07-28 `input_required` round. */
+const CONFIRM_KEY = 'confirm';
+export const DECLINED_MESSAGE = 'Not deleted: the user declined.';
 
 const input = z.object({ id: taskIdField });
 
@@ -13,12 +29,22 @@ const output = z.object({
   task: taskSchema.describe('The task that was deleted, as it was just before deletion.'),
 });
 
+const confirmation = z.object({ confirm: z.boolean() });
+const requestedSchema: ElicitRequestFormParams['requestedSchema'] = {
+  type: 'object',
+  properties: {
+    confirm: { type: 'boolean', title: 'Yes, delete it', description: 'Tick to delete the task for good.' },
+  },
+  required: ['confirm'],
+};
+
 export const deleteTask = defineTool({
   name: 'delete_task',
   title: 'Delete task',
   description:
     "Permanently delete a task from the user's task list, by id. This cannot be undone; to mark a task " +
-    'finished, use complete_task instead. Get the id from list_tasks.',
+    'finished, use complete_task instead. Get the id from list_tasks. When the client supports it, the user ' +
+    'is asked to confirm first; if they decline, nothing is deleted and you should not retry unless they ask again.',
   input,
   output,
   annotations: {
@@ -29,9 +55,76 @@ export const deleteTask = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
-  async run({ id }, { deps }) {
-    const task = deps.tasks.delete(id);
+  async run({ id }, context) {
+    const { deps, log } = context;
+    const task = deps.tasks.get(id);
     if (!task) return fail(noSuchTask(id));
-    return ok({ task }, { summary: `Deleted task ${task.id}: "${task.title}".` });
+    const answer = await confirm(task, context);
+    // A 2026-07-28 question goes back to the client untouched; it retries the call with the answer.
+    if (typeof answer !== 'string') return answer;
+    if (answer === 'declined') {
+      await log('info', 'The user declined to delete a task', { id });
+      return fail(DECLINED_MESSAGE);
+    }
+    if (answer === 'unanswered') {
+      return fail(
+        "Not deleted: the user's confirmation could not be obtained. Ask the user in the chat, then try again.",
+      );
+    }
+    const deleted = deps.tasks.delete(id);
+    // Someone else deleted it while the user was deciding.
+    if (!deleted) return fail(noSuchTask(id));
+    await log('info', 'Deleted a task', { id, confirmedByUser: answer === 'confirmed' });
+    return ok({ task: deleted }, { summary: `Deleted task ${deleted.id}: "${deleted.title}".` });
   },
 });
+
+type Answer = 'confirmed' | 'declined' | 'unanswered' | 'not asked' | InputRequiredResult;
+
+/**
+ * Asks the user to confirm, in whichever way the request's protocol era allows. A client without
+ * form elicitation is not asked at all: the tool is marked destructiveHint, so hosts confirm
+ * destructive calls themselves, and a 2026-07-28 server must not request input the client did
+ * not declare (-32021).
+ */
+async function confirm(task: Task, { era, clientCapabilities, mcp, signal }: ToolContext): Promise<Answer> {
+  if (!supportsFormElicitation(clientCapabilities)) return 'not asked';
+  const message = `Delete task ${task.id} "${task.title}"? This cannot be undone.`;
+
+  if (era === 'modern') {
+    // 2026-07-28 has no server-to-client requests: return the question, the client retries with the answer.
+    // requestState pins the answer to this task. It is not signed because it can only cause a
+    // second question, never skip one; a client able to forge it could answer "yes" anyway. If the
+    // server ever sets ServerOptions.requestState.verify, mint this with that codec instead.
+    const state = `delete_task:${task.id}:${task.createdAt}`;
+    const view = inputResponse(mcp.mcpReq.inputResponses, CONFIRM_KEY);
+    if (view.kind !== 'elicit' || mcp.mcpReq.requestState() !== state) {
+      return inputRequired({
+        inputRequests: { [CONFIRM_KEY]: inputRequired.elicit({ mode: 'form', message, requestedSchema }) },
+        requestState: state,
+      });
+    }
+    const content = acceptedContent(mcp.mcpReq.inputResponses, CONFIRM_KEY, confirmation);
+    return content?.confirm === true ? 'confirmed' : 'declined';
+  }
+
+  try {
+    // 2025 era: a real elicitation/create request, on this call's own stream.
+    const result = await mcp.mcpReq.elicitInput(
+      { mode: 'form', message, requestedSchema },
+      { signal, timeout: CONFIRM_TIMEOUT_MS, relatedRequestId: mcp.mcpReq.id },
+    );
+    return result.action === 'accept' && result.content?.confirm === true ? 'confirmed' : 'declined';
+  } catch (error) {
+    if (signal.aborted) throw error;
+    // Fail safe: a question that got no answer (timeout, client error) deletes nothing.
+    return 'unanswered';
+  }
+}
+
+/** A bare `elicitation: {}` is form mode (the 2025-06-18 shape); `{ url: {} }` alone is not. */
+function supportsFormElicitation(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation;
+  if (!elicitation) return false;
+  return elicitation.form !== undefined || Object.keys(elicitation).length === 0;
+}

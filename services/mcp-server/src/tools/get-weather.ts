@@ -3,7 +3,7 @@
  * `get_weather`: current conditions and a daily forecast for a place, from whichever weather
  * provider the server was given (the offline dataset by default). Test: `get-weather.test.ts`.
  */
-import { ok } from '@mcp-workshop/shared';
+import { ok, ToolError } from '@mcp-workshop/shared';
 import { z } from 'zod';
 import { CITIES } from '../weather/cities.js';
 import { hasControlCharacters } from '../weather/lookup.js';
@@ -93,10 +93,23 @@ export const getWeather = defineTool({
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  async run({ location, days }, { deps, signal }) {
-    // A thrown ToolError (unknown place, upstream down) becomes an isError result in defineTool.
-    const report = await deps.weather.getWeather(location, days, signal);
+  async run({ location, days }, { deps, signal, log }) {
+    const { source: weatherSource } = deps.weather;
+    await log('debug', 'Looking up the weather', { days, source: weatherSource });
+    let report: WeatherReport;
+    try {
+      report = await deps.weather.getWeather(location, days, signal);
+    } catch (error) {
+      // The place text is not logged: it is the user's input. The offline dataset only fails for unknown places.
+      if (error instanceof ToolError)
+        await log('warning', 'Unknown place, or the weather source could not answer', {
+          source: weatherSource,
+        });
+      // A thrown ToolError becomes an isError result in defineTool.
+      throw error;
+    }
     const { place, current, forecast, source } = report;
+    await log('info', `Weather for ${place.name}, ${place.country}`, { place: place.name, days, source });
     return ok({ place, current, forecast, source }, { summary: summarize(report) });
   },
 });

@@ -8,6 +8,7 @@ import { calculate } from './calculate.js';
 import { completeTask } from './complete-task.js';
 import type { WorkshopTool } from './define-tool.js';
 import { deleteTask } from './delete-task.js';
+import { generateReport } from './generate-report.js';
 import { getTime } from './get-time.js';
 import { getWeather } from './get-weather.js';
 import { listCities } from './list-cities.js';
@@ -22,4 +23,5 @@ export const tools: readonly WorkshopTool[] = [
   listTasks,
   completeTask,
   deleteTask,
+  generateReport,
 ];

@@ -32,8 +32,9 @@ export const listTasks = defineTool({
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async run({ status }, { deps }) {
+  async run({ status }, { deps, log }) {
     const tasks = deps.tasks.list(status);
+    await log('debug', 'Listed tasks', { status, count: tasks.length });
     const which = status === 'all' ? '' : `${status} `;
     return okList(
       tasks,

@@ -14,6 +14,7 @@ import {
   createMcpServer,
   createSilentLogger,
   loadEnv,
+  tools as workshopTools,
 } from '@mcp-workshop/mcp-server';
 
 export interface WorkshopServer {
@@ -22,8 +23,8 @@ export interface WorkshopServer {
   close(): Promise<void>;
 }
 
-/** The workshop server's tool count; a new tool there means updating this. */
-export const WORKSHOP_TOOL_COUNT = 8;
+/** The workshop server's tool count, read from its own list of tools. */
+export const WORKSHOP_TOOL_COUNT = workshopTools.length;
 
 export async function startWorkshopServer(): Promise<WorkshopServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-mcp-workshop-'));

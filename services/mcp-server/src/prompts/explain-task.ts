@@ -1,0 +1,86 @@
+/**
+ * @module prompts/explain-task
+ * `explain_task`: embeds one task as a `tasks://<id>` resource and asks the model to break it
+ * into steps. The id argument completes from the ids in the store. Test: `explain-task.test.ts`.
+ */
+import { completable, type GetPromptResult } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { Task } from '../tasks/store.js';
+import type { ToolDeps } from '../tools/deps.js';
+import { invalidArgument, runPrompt, safeCompletions, type WorkshopPrompt } from './define-prompt.js';
+
+const NAME = 'explain_task';
+/** Digits only, and few enough that the number stays a safe integer (the store's ids are). */
+const TASK_ID_PATTERN = /^[1-9]\d{0,14}$/;
+
+/** Ids of every task, oldest first, that start with what was typed ("1" → "1", "10", "11"…). */
+export function completeTaskId(deps: ToolDeps, value: string): string[] {
+  const typed = value.trim();
+  return deps.tasks
+    .list('all')
+    .map((task) => String(task.id))
+    .filter((id) => id.startsWith(typed));
+}
+
+function argsSchema(deps: ToolDeps) {
+  return z.object({
+    id: completable(
+      z
+        .string()
+        .regex(TASK_ID_PATTERN, 'must be a task id, a positive whole number such as "3"')
+        .describe('The id of the task to explain, e.g. "3"; ask for completions to see the existing ids.'),
+      safeCompletions(NAME, deps, (value) => completeTaskId(deps, value)),
+    ),
+  });
+}
+
+export const explainTask: WorkshopPrompt = {
+  name: NAME,
+  register(server, deps) {
+    server.registerPrompt(
+      NAME,
+      {
+        title: 'Explain a task',
+        description:
+          'Explain one task from the task list: what it involves, concrete steps and effort. ' +
+          'The task is embedded as a tasks://<id> resource.',
+        argsSchema: argsSchema(deps),
+      },
+      ({ id }) => runPrompt(NAME, deps, () => buildExplanation(deps, Number(id))),
+    );
+  },
+};
+
+function buildExplanation(deps: ToolDeps, id: number): GetPromptResult {
+  const task = deps.tasks.get(id);
+  if (!task) {
+    throw invalidArgument(NAME, `No task with id ${id}. Complete the id argument to see the existing ids.`);
+  }
+  return {
+    description: `Explanation of task ${task.id}.`,
+    messages: [
+      {
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: {
+            uri: `tasks://${task.id}`,
+            mimeType: 'application/json',
+            text: JSON.stringify(task, null, 2),
+          },
+        },
+      },
+      { role: 'user', content: { type: 'text', text: question(task) } },
+    ],
+  };
+}
+
+function question(task: Task): string {
+  const state = task.done
+    ? `It was completed at ${task.completedAt}; say whether it needs a follow-up, and offer to add one with add_task.`
+    : 'It is still open. If it turns out to be done already, offer to mark it done with the complete_task tool.';
+  return (
+    `Explain task ${task.id} above: what it most likely involves, the concrete steps to get it done, ` +
+    `roughly how long each step takes, and anything unclear that I should decide first. ${state}`
+  );
+}

@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../logger.js';
+import { createMcpServer } from '../server.js';
+import { announceTaskChanges, createTaskEvents } from '../tasks/events.js';
+import { openTaskStore } from '../tasks/sqlite-store.js';
+import type { TaskStore } from '../tasks/store.js';
+import { testDeps } from '../test-support/in-memory.js';
+
+describe('registerResources', () => {
+  let dir: string;
+  let store: TaskStore;
+  let client: Client;
+  let close: () => Promise<void>;
+
+  /** A client on the real createMcpServer, with the given page size. */
+  async function connect(pageSize?: number) {
+    const taskEvents = createTaskEvents();
+    const server = createMcpServer(testDeps({ tasks: store, taskEvents }), { pageSize });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    client = new Client({ name: 'resources-test', version: '0' });
+    await server.connect(serverTransport);
+    await client.connect(clientTransport);
+    close = async () => {
+      await client.close();
+      await server.close();
+    };
+  }
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resources-index-'));
+    store = announceTaskChanges(
+      openTaskStore({ dataDir: dir, logger: createSilentLogger() }),
+      createTaskEvents(),
+    );
+  });
+  afterEach(async () => {
+    await close();
+    store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('declares resources with subscribe and listChanged', async () => {
+    await connect();
+    expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true, listChanged: true });
+  });
+
+  it('gives every listed resource and template a name, title, description and mimeType', async () => {
+    store.add('one');
+    await connect();
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(
+      expect.arrayContaining([
+        'tasks://all',
+        'tasks://1',
+        'cities://all',
+        expect.stringMatching(/^adr:\/\//),
+      ]),
+    );
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual(
+      ['adr://{slug}', 'tasks://{id}'].sort(),
+    );
+    for (const item of [...resources, ...resourceTemplates]) {
+      expect(item).toMatchObject({
+        name: expect.stringMatching(/\S/),
+        title: expect.stringMatching(/\S/),
+        description: expect.stringMatching(/\S/),
+        mimeType: expect.stringMatching(/^(application\/json|text\/markdown)$/),
+      });
+    }
+  });
+
+  it('pages resources/list and resources/templates/list with pageSize 2', async () => {
+    for (const title of ['a', 'b', 'c']) store.add(title);
+    await connect(2);
+    // The client's listResources() without a cursor walks every page itself; ask for page one raw.
+    let page = await client.request({ method: 'resources/list', params: {} });
+    const seen: string[] = [];
+    let pages = 1;
+    for (;;) {
+      expect(page.resources.length).toBeLessThanOrEqual(2);
+      seen.push(...page.resources.map((resource) => resource.uri));
+      if (!page.nextCursor || pages >= 100) break;
+      page = await client.listResources({ cursor: page.nextCursor });
+      pages += 1;
+    }
+    expect(pages).toBeGreaterThan(2);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.slice(0, 5)).toEqual(['tasks://all', 'cities://all', 'tasks://1', 'tasks://2', 'tasks://3']);
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(seen);
+
+    const templates = await client.request({ method: 'resources/templates/list', params: {} });
+    expect(templates.resourceTemplates).toHaveLength(2);
+    expect(templates.nextCursor).toBeUndefined();
+  });
+
+  it('refuses a cursor it did not issue with -32602', async () => {
+    await connect(2);
+    await expect(client.listResources({ cursor: 'bogus' })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('answers resource-not-found (-32602 with data.uri) for a URI no resource matches', async () => {
+    await connect();
+    await expect(client.readResource({ uri: 'x://missing' })).rejects.toMatchObject({
+      code: -32602,
+      data: { uri: 'x://missing' },
+    });
+  });
+});

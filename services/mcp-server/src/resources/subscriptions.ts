@@ -1,0 +1,131 @@
+/**
+ * @module resources/subscriptions
+ * `resources/subscribe` and `resources/unsubscribe` for 2025-era connections, and the bridge from
+ * task writes (`deps.taskEvents`) to `notifications/resources/updated` and
+ * `notifications/resources/list_changed` on this server instance's connection.
+ *
+ * Listeners go on `taskEvents` only for connections that can receive something: the `updated`
+ * listener on the first subscribe, the `listChanged` one once the client sends
+ * `notifications/initialized`. 2026-07-28 instances are built per request and see neither, so
+ * they never add a listener (their clients use `subscriptions/listen`, which the HTTP endpoint
+ * feeds from `handler.notify`). Every listener comes off when the connection closes.
+ * Test: `subscriptions.test.ts`, `subscriptions.http.test.ts`.
+ */
+import {
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+} from '@modelcontextprotocol/server';
+import type { Task } from '../tasks/store.js';
+import type { ToolDeps } from '../tools/deps.js';
+import { parseSlug } from './adr.js';
+import { CITIES_URI } from './cities.js';
+import { ALL_TASKS_URI, parseTaskId, taskUri } from './tasks.js';
+
+/** Bounds one session's subscription set against a client that subscribes in a loop. */
+export const MAX_SUBSCRIPTIONS = 1_000;
+
+/** The longest URI a subscription may name; real ones are a few dozen characters. */
+const MAX_URI_LENGTH = 2_048;
+
+/**
+ * Whether a client may subscribe to `uri`. This folder's own schemes are checked strictly (a task
+ * that exists, `tasks://all`, `cities://all`, a well-formed ADR slug), so the set only holds URIs
+ * a notification could be sent for. Resources registered elsewhere (the conformance fixtures,
+ * e.g. `test://watched-resource`) use other schemes: any well-formed URI is accepted for them,
+ * since such a resource never changes and nothing is ever sent for it.
+ */
+function isSubscribable(uri: string, deps: ToolDeps): boolean {
+  if (uri === ALL_TASKS_URI || uri === CITIES_URI) return true;
+  const [, scheme, rest = ''] = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(uri) ?? [];
+  switch (scheme?.toLowerCase()) {
+    case 'tasks': {
+      const id = parseTaskId(rest);
+      return id !== undefined && deps.tasks.get(id) !== undefined;
+    }
+    case 'adr':
+      return parseSlug(rest) !== undefined;
+    case 'cities':
+      return false;
+    default:
+      return uri.length <= MAX_URI_LENGTH && URL.canParse(uri);
+  }
+}
+
+export function installResourceSubscriptions(server: McpServer, deps: ToolDeps): void {
+  const { taskEvents, logger } = deps;
+  const subscribed = new Set<string>();
+  let watchingUpdates = false;
+  let watchingList = false;
+
+  const sendUpdated = (uri: string) => {
+    if (!subscribed.has(uri) || !server.isConnected()) return;
+    server.server
+      .sendResourceUpdated({ uri })
+      .catch((error: unknown) => logger.debug({ err: error, uri }, 'could not send resources/updated'));
+  };
+  const onUpdated = (task: Task) => {
+    sendUpdated(taskUri(task.id));
+    sendUpdated(ALL_TASKS_URI);
+  };
+  const onListChanged = () => {
+    if (!server.isConnected()) return;
+    server.server
+      .sendResourceListChanged()
+      .catch((error: unknown) => logger.debug({ err: error }, 'could not send resources/list_changed'));
+    // An added or deleted task changes what tasks://all reads, too.
+    sendUpdated(ALL_TASKS_URI);
+  };
+
+  const watchUpdates = (on: boolean) => {
+    if (on === watchingUpdates) return;
+    watchingUpdates = on;
+    if (on) taskEvents.on('updated', onUpdated);
+    else taskEvents.off('updated', onUpdated);
+  };
+  const watchList = (on: boolean) => {
+    if (on === watchingList) return;
+    watchingList = on;
+    if (on) taskEvents.on('listChanged', onListChanged);
+    else taskEvents.off('listChanged', onListChanged);
+  };
+
+  server.server.setRequestHandler('resources/subscribe', (request) => {
+    const { uri } = request.params;
+    if (!isSubscribable(uri, deps)) {
+      throw new ResourceNotFoundError(
+        uri,
+        `Cannot subscribe to ${uri}: no such resource. See resources/list.`,
+      );
+    }
+    if (!subscribed.has(uri) && subscribed.size >= MAX_SUBSCRIPTIONS) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `At most ${MAX_SUBSCRIPTIONS} subscriptions per session: unsubscribe from some first.`,
+      );
+    }
+    subscribed.add(uri);
+    watchUpdates(true);
+    return {};
+  });
+  server.server.setRequestHandler('resources/unsubscribe', (request) => {
+    subscribed.delete(request.params.uri);
+    if (subscribed.size === 0) watchUpdates(false);
+    return {};
+  });
+
+  // Chained, not replaced: whoever builds the server may hook these too.
+  const previousOnInitialized = server.server.oninitialized;
+  server.server.oninitialized = () => {
+    previousOnInitialized?.();
+    watchList(true);
+  };
+  const previousOnClose = server.server.onclose;
+  server.server.onclose = () => {
+    previousOnClose?.();
+    subscribed.clear();
+    watchUpdates(false);
+    watchList(false);
+  };
+}

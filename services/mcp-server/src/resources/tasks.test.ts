@@ -1,0 +1,150 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../logger.js';
+import { announceTaskChanges, createTaskEvents } from '../tasks/events.js';
+import { openTaskStore } from '../tasks/sqlite-store.js';
+import type { TaskStore } from '../tasks/store.js';
+import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
+import { MAX_TASK_ID, parseTaskId } from './tasks.js';
+
+describe('parseTaskId', () => {
+  it('accepts plain positive decimal ids up to MAX_TASK_ID', () => {
+    expect(parseTaskId('1')).toBe(1);
+    expect(parseTaskId('42')).toBe(42);
+    expect(parseTaskId(String(MAX_TASK_ID))).toBe(MAX_TASK_ID);
+  });
+
+  it.each([
+    '0',
+    '-1',
+    '+1',
+    '01',
+    '1.0',
+    '1e3',
+    '0x10',
+    ' 1',
+    '1 ',
+    '%31',
+    '',
+    String(MAX_TASK_ID + 1),
+    '99999999999',
+  ])('refuses %j', (value) => {
+    expect(parseTaskId(value)).toBeUndefined();
+  });
+
+  it('refuses a value that is not a string (an exploded template variable)', () => {
+    expect(parseTaskId(['1', '2'])).toBeUndefined();
+  });
+});
+
+describe('task resources', () => {
+  let dir: string;
+  let store: TaskStore;
+  let conn: Connected;
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'task-resources-'));
+    const taskEvents = createTaskEvents();
+    store = announceTaskChanges(openTaskStore({ dataDir: dir, logger: createSilentLogger() }), taskEvents);
+    conn = await connectInMemory(testDeps({ tasks: store, taskEvents }));
+  });
+  afterEach(async () => {
+    await conn.close();
+    store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const read = async (uri: string) => {
+    const { contents } = await conn.client.readResource({ uri });
+    expect(contents).toHaveLength(1);
+    const [item] = contents as Array<{ uri: string; mimeType?: string; text: string }>;
+    expect(item?.uri).toBe(uri);
+    expect(item?.mimeType).toBe('application/json');
+    return JSON.parse(item?.text ?? '');
+  };
+
+  it('reads tasks://all as { items, count } in store order', async () => {
+    store.add('first');
+    store.complete(store.add('second').id);
+    const all = await read('tasks://all');
+    expect(all.count).toBe(2);
+    expect(all.items.map((task: { title: string }) => task.title)).toEqual(['first', 'second']);
+    expect(all.items[1]).toMatchObject({ done: true, completedAt: expect.any(String) });
+  });
+
+  it('reads tasks://all as an empty list when there are no tasks', async () => {
+    expect(await read('tasks://all')).toEqual({ items: [], count: 0 });
+  });
+
+  it('reads one task by id', async () => {
+    const task = store.add('Pack an umbrella');
+    expect(await read(`tasks://${task.id}`)).toEqual(task);
+  });
+
+  it('lists every existing task in resources/list, with name, title, description and mimeType', async () => {
+    const a = store.add('alpha');
+    const b = store.add('beta');
+    store.complete(b.id);
+    const { resources } = await conn.client.listResources();
+    const tasks = resources.filter((resource) => /^tasks:\/\/\d+$/.test(resource.uri));
+    expect(tasks).toEqual([
+      {
+        uri: `tasks://${a.id}`,
+        name: `task-${a.id}`,
+        title: `Task ${a.id}: alpha`,
+        description: expect.stringMatching(/^Open since /),
+        mimeType: 'application/json',
+      },
+      {
+        uri: `tasks://${b.id}`,
+        name: `task-${b.id}`,
+        title: `Task ${b.id}: beta`,
+        description: expect.stringMatching(/^Done since /),
+        mimeType: 'application/json',
+      },
+    ]);
+  });
+
+  it('drops a deleted task from resources/list', async () => {
+    const task = store.add('gone soon');
+    store.delete(task.id);
+    const { resources } = await conn.client.listResources();
+    expect(resources.map((resource) => resource.uri)).not.toContain(`tasks://${task.id}`);
+  });
+
+  it('completes task ids by prefix', async () => {
+    for (let i = 0; i < 12; i += 1) store.add(`task ${i}`);
+    const { completion } = await conn.client.complete({
+      ref: { type: 'ref/resource', uri: 'tasks://{id}' },
+      argument: { name: 'id', value: '1' },
+    });
+    expect(completion.values).toEqual(['1', '10', '11', '12']);
+  });
+
+  it('returns resource-not-found (-32602 with data.uri) for a task that does not exist', async () => {
+    await expect(conn.client.readResource({ uri: 'tasks://999' })).rejects.toMatchObject({
+      code: -32602,
+      data: { uri: 'tasks://999' },
+      message: expect.stringMatching(/list_tasks/),
+    });
+  });
+
+  it.each([
+    'tasks://0',
+    'tasks://-1',
+    'tasks://01',
+    'tasks://1e3',
+    'tasks://%31',
+    'tasks://2147483649',
+    'tasks://1/../2',
+    'tasks://../../etc/passwd',
+    'tasks://1;DROP TABLE tasks',
+  ])('refuses the malformed task URI %s as not found', async (uri) => {
+    store.add('one');
+    store.add('two');
+    const error = await conn.client.readResource({ uri }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: -32602, data: { uri: expect.any(String) } });
+  });
+});

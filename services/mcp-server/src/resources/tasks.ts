@@ -1,0 +1,105 @@
+/**
+ * @module resources/tasks
+ * `tasks://all` (every task) and the `tasks://{id}` template (one task), read live from the task
+ * store. The template's list callback puts every existing task into `resources/list`, and its
+ * completion offers the ids. The store caps the list at `MAX_TASKS`, which bounds both.
+ * Test: `tasks.test.ts`.
+ */
+import {
+  type CacheHint,
+  type McpServer,
+  ResourceNotFoundError,
+  ResourceTemplate,
+} from '@modelcontextprotocol/server';
+import type { Task } from '../tasks/store.js';
+import type { ToolDeps } from '../tools/deps.js';
+import { JSON_MIME, jsonContents } from './contents.js';
+
+export const ALL_TASKS_URI = 'tasks://all';
+export const TASK_URI_TEMPLATE = 'tasks://{id}';
+
+/** The largest id a URI may name; SQLite would take more, but no list ever gets near it. */
+export const MAX_TASK_ID = 2 ** 31;
+
+/** Completion answers are capped at 100 values by the spec. */
+const MAX_COMPLETIONS = 100;
+
+/** Any tool call may change tasks, so a cache may add a few seconds of staleness and no more. */
+export const TASK_CACHE_HINT: CacheHint = { ttlMs: 5_000, cacheScope: 'private' };
+
+export function taskUri(id: number): string {
+  return `tasks://${id}`;
+}
+
+/**
+ * The id in a `tasks://{id}` URI, or undefined unless it is a plain positive decimal integer up to
+ * `MAX_TASK_ID`: no sign, no leading zero, no exponent, no percent-encoding.
+ */
+export function parseTaskId(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !/^[1-9][0-9]{0,9}$/.test(value)) return undefined;
+  const id = Number(value);
+  return id <= MAX_TASK_ID ? id : undefined;
+}
+
+function describeTask(task: Task): string {
+  return task.done ? `Done since ${task.completedAt}.` : `Open since ${task.createdAt}.`;
+}
+
+export function registerTaskResources(server: McpServer, deps: ToolDeps): void {
+  server.registerResource(
+    'tasks',
+    ALL_TASKS_URI,
+    {
+      title: 'All tasks',
+      description:
+        'Every task on the task list, oldest first, as JSON { items, count }. Subscribe to hear when any task changes.',
+      mimeType: JSON_MIME,
+      cacheHint: TASK_CACHE_HINT,
+    },
+    (uri) => {
+      const items = deps.tasks.list('all');
+      return jsonContents(uri.href, { items, count: items.length });
+    },
+  );
+
+  server.registerResource(
+    'task',
+    new ResourceTemplate(TASK_URI_TEMPLATE, {
+      list: () => ({
+        resources: deps.tasks.list('all').map((task) => ({
+          uri: taskUri(task.id),
+          name: `task-${task.id}`,
+          title: `Task ${task.id}: ${task.title}`,
+          description: describeTask(task),
+          mimeType: JSON_MIME,
+        })),
+      }),
+      complete: {
+        id: (value) =>
+          deps.tasks
+            .list('all')
+            .map((task) => String(task.id))
+            .filter((id) => id.startsWith(value))
+            .slice(0, MAX_COMPLETIONS),
+      },
+    }),
+    {
+      title: 'One task',
+      description:
+        'One task by id, as JSON { id, title, done, createdAt, completedAt }. The ids are those list_tasks returns.',
+      mimeType: JSON_MIME,
+      cacheHint: TASK_CACHE_HINT,
+    },
+    (uri, { id }) => {
+      const taskId = parseTaskId(id);
+      const task = taskId === undefined ? undefined : deps.tasks.get(taskId);
+      if (!task) {
+        throw new ResourceNotFoundError(
+          uri.href,
+          `No task at ${uri.href}: use tasks://<id> with an id from resources/list or list_tasks.`,
+        );
+      }
+      return jsonContents(uri.href, task);
+    },
+  );
+}

@@ -1,0 +1,195 @@
+/**
+ * @module tools/generate-report
+ * `generate_report`: a deliberately slow tool that builds a report one section at a time, to
+ * show progress notifications and cancellation. Test: `generate-report.test.ts`.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ok } from '@mcp-workshop/shared';
+import type { ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { CITIES } from '../weather/cities.js';
+import { dayWeather, localDateAndHour } from '../weather/offline.js';
+import { defineTool } from './define-tool.js';
+import type { ToolDeps } from './deps.js';
+
+/** 20 sections × 2 s is 40 s at most: long enough to watch progress, short enough that a forgotten call ends. */
+export const MAX_STEPS = 20;
+export const MAX_DELAY_MS = 2000;
+const DEFAULT_STEPS = 5;
+const DEFAULT_DELAY_MS = 300;
+const DAY_MS = 86_400_000;
+
+const TOPICS = ['tasks', 'weather', 'cities'] as const;
+type Topic = (typeof TOPICS)[number];
+
+const input = z.object({
+  topic: z
+    .enum(TOPICS)
+    .describe(
+      'What to report on: "tasks" (tasks added and completed per day, ending today, UTC), ' +
+        '"weather" (today\'s offline-dataset weather in one city per section) or ' +
+        '"cities" (the countries with the most cities in the offline dataset).',
+    ),
+  steps: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_STEPS)
+    .default(DEFAULT_STEPS)
+    .describe(
+      `How many sections to build, 1–${MAX_STEPS}: days for "tasks", cities for "weather", countries for "cities". Defaults to ${DEFAULT_STEPS}.`,
+    ),
+  delayMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_DELAY_MS)
+    .default(DEFAULT_DELAY_MS)
+    .describe(
+      `Simulated work per section in milliseconds, 0–${MAX_DELAY_MS}. Defaults to ${DEFAULT_DELAY_MS}; it only makes the report slower.`,
+    ),
+});
+
+const sectionSchema = z.object({
+  title: z.string().describe('What the section covers, e.g. "2026-07-28", "Oslo, Norway" or "India".'),
+  text: z.string().describe('One line for people, e.g. "2026-07-28: 2 task(s) added, 1 completed."'),
+  figures: z
+    .record(z.string(), z.number())
+    .describe('The numbers behind the line, by name, e.g. {"added": 2, "completed": 1}.'),
+});
+
+const output = z.object({
+  topic: z.enum(TOPICS).describe('The topic that was reported on.'),
+  sections: z.array(sectionSchema).describe('One section per step, in the order they were built.'),
+  summary: z.string().describe('One line over the whole report.'),
+  generatedAt: z.string().describe('When the report was finished, ISO 8601 in UTC.'),
+});
+
+type Section = z.infer<typeof sectionSchema>;
+
+/** A report to build: each step computes one section, after its pause. */
+interface Plan {
+  steps: Array<() => Section>;
+  summary: string;
+}
+
+export const generateReport = defineTool({
+  name: 'generate_report',
+  title: 'Generate report',
+  description:
+    'Build a short report, one section per step, about the task list, the offline weather or the offline city ' +
+    'dataset. It is slow on purpose (delayMs per section): the client can follow progress and cancel it. ' +
+    'Returns the sections with their numbers and a one-line summary. For a single city or task, use ' +
+    'get_weather or list_tasks instead.',
+  input,
+  output,
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    // Same arguments, same report as long as the data has not changed; nothing is written.
+    idempotentHint: true,
+    // Only the task database and the built-in dataset, never the live weather service.
+    openWorldHint: false,
+  },
+  async run({ topic, steps, delayMs }, { deps, signal, mcp, log }) {
+    const plan = PLANS[topic](deps, steps);
+    const total = plan.steps.length;
+    await log('info', 'Generating a report', { topic, sections: total });
+    const progress = progressReporter(mcp, signal);
+    const sections: Section[] = [];
+    for (const [index, step] of plan.steps.entries()) {
+      // Stands in for slow work; rejects at once when the call is cancelled, and defineTool stays quiet then.
+      await sleep(delayMs, undefined, { signal });
+      const section = step();
+      sections.push(section);
+      await progress(index + 1, total, `Section ${index + 1} of ${total}: ${section.title}`);
+    }
+    return ok(
+      { topic, sections, summary: plan.summary, generatedAt: deps.now().toISOString() },
+      { summary: plan.summary },
+    );
+  },
+});
+
+/**
+ * Sends `notifications/progress` when the client asked for it (a `progressToken` in `_meta`).
+ * The SDK has no progress helper; `notify` ties the notification to this request, so over HTTP it
+ * travels on the request's own SSE stream.
+ */
+function progressReporter(mcp: ServerContext, signal: AbortSignal) {
+  const progressToken = mcp.mcpReq._meta?.progressToken;
+  return async (progress: number, total: number, message: string): Promise<void> => {
+    // Progress is only for a live request (spec: it stops when the request ends).
+    if (progressToken === undefined || signal.aborted) return;
+    try {
+      await mcp.mcpReq.notify({
+        method: 'notifications/progress',
+        params: { progressToken, progress, total, message },
+      });
+    } catch {
+      // A lost progress update must not fail the report; a client that left aborts the signal anyway.
+    }
+  };
+}
+
+const PLANS: Record<Topic, (deps: ToolDeps, steps: number) => Plan> = {
+  tasks: tasksPlan,
+  weather: weatherPlan,
+  cities: citiesPlan,
+};
+
+/** One section per UTC day, oldest first, ending today. Counts only: titles are the user's data. */
+function tasksPlan(deps: ToolDeps, steps: number): Plan {
+  // One read up front: the report is a snapshot, not a mix of before and after a concurrent write.
+  const tasks = deps.tasks.list('all');
+  const today = Date.parse(deps.now().toISOString().slice(0, 10));
+  const days = Array.from({ length: steps }, (_, i) =>
+    new Date(today - (steps - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+  );
+  const done = tasks.filter((task) => task.done).length;
+  return {
+    steps: days.map((day) => () => {
+      const added = tasks.filter((task) => task.createdAt.startsWith(day)).length;
+      const completed = tasks.filter((task) => task.completedAt?.startsWith(day)).length;
+      return {
+        title: day,
+        text: `${day}: ${added} task(s) added, ${completed} completed.`,
+        figures: { added, completed },
+      };
+    }),
+    summary: `${tasks.length} task(s) on the list: ${tasks.length - done} open, ${done} done; ${steps} day(s) ending ${days.at(-1)} (UTC).`,
+  };
+}
+
+/** Today's weather in the first `steps` dataset cities, from the offline dataset only. */
+function weatherPlan(deps: ToolDeps, steps: number): Plan {
+  const cities = CITIES.slice(0, steps);
+  return {
+    steps: cities.map((city) => () => {
+      const { date } = localDateAndHour(deps.now(), city.timezone);
+      const { minC, maxC, precipitationMm, conditions } = dayWeather(city, date);
+      return {
+        title: `${city.name}, ${city.country}`,
+        text: `${city.name}, ${city.country} on ${date}: ${conditions.toLowerCase()}, ${minC} to ${maxC} °C, ${precipitationMm} mm.`,
+        figures: { minC, maxC, precipitationMm },
+      };
+    }),
+    summary: `Today's weather in ${cities.length} of the ${CITIES.length} offline-dataset cities (made-up but plausible numbers, not a forecast).`,
+  };
+}
+
+/** The countries with the most dataset cities, most first, then by name. */
+function citiesPlan(_deps: ToolDeps, steps: number): Plan {
+  const byCountry = new Map<string, string[]>();
+  for (const city of CITIES) byCountry.set(city.country, [...(byCountry.get(city.country) ?? []), city.name]);
+  const ranked = [...byCountry].sort(([a, x], [b, y]) => y.length - x.length || a.localeCompare(b));
+  const shown = ranked.slice(0, steps);
+  return {
+    steps: shown.map(([country, names]) => () => ({
+      title: country,
+      text: `${country}: ${names.length} city(ies): ${names.join(', ')}.`,
+      figures: { cities: names.length },
+    })),
+    summary: `The offline dataset has ${CITIES.length} cities in ${byCountry.size} countries; the ${shown.length} with the most cities are listed.`,
+  };
+}
