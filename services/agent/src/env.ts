@@ -7,6 +7,12 @@ import { parseEnv } from '@mcp-workshop/shared';
 import { z } from 'zod';
 
 const optionalText = z.string().optional();
+const commaList = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
 
 const EnvSchema = z.object({
   MCP_SERVER_URL: z.url().default('http://127.0.0.1:3000/mcp'),
@@ -22,9 +28,21 @@ const EnvSchema = z.object({
     .url()
     .optional()
     .describe('An already running demo model (e.g. the docker-compose service).'),
+  DEMO_MODEL_HOST: z
+    .string()
+    .default('127.0.0.1')
+    .describe(
+      'Interface of the stand-alone demo model (demo-model/main.ts); 0.0.0.0 only inside a container.',
+    ),
   DEMO_MODEL_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
   AGENT_HOST: z.string().default('127.0.0.1'),
   AGENT_PORT: z.coerce.number().int().min(0).max(65_535).default(3001),
+  AGENT_ALLOWED_HOSTS: commaList
+    .optional()
+    .describe('Extra Host names the HTTP API accepts, comma-separated, e.g. `agent` in Docker.'),
+  AGENT_ALLOWED_ORIGINS: commaList
+    .optional()
+    .describe('Extra Origin hostnames the HTTP API accepts, comma-separated.'),
   AGENT_MAX_TOOL_ROUNDS: z.coerce.number().int().min(1).max(50).default(8),
   AGENT_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   AGENT_RESULT_BUDGET_CHARS: z.coerce.number().int().min(200).max(1_000_000).default(16_000),
@@ -33,6 +51,9 @@ const EnvSchema = z.object({
 });
 
 export type AgentEnv = z.infer<typeof EnvSchema>;
+
+/** Every variable the agent reads; `scripts/check-compose.mjs` holds docker-compose.yml to this list. */
+export const AGENT_ENV_KEYS = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof AgentEnv>;
 
 /** Parses an environment (default: `process.env`); throws an `EnvError` naming every bad variable. */
 export function loadAgentEnv(source: NodeJS.ProcessEnv = process.env): AgentEnv {

@@ -21,6 +21,8 @@ async function main(): Promise<void> {
     hub: runtime.hub,
     model: runtime.model.description,
     logger,
+    allowedHosts: env.AGENT_ALLOWED_HOSTS,
+    allowedOrigins: env.AGENT_ALLOWED_ORIGINS,
   });
   const server = app.listen(env.AGENT_PORT, env.AGENT_HOST);
   server.once('listening', () => {

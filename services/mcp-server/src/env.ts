@@ -39,6 +39,9 @@ const EnvSchema = z.object({
 
 export type ServerEnv = z.infer<typeof EnvSchema>;
 
+/** Every variable the server reads; `scripts/check-compose.mjs` holds docker-compose.yml to this list. */
+export const SERVER_ENV_KEYS = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof ServerEnv>;
+
 /** Parses an environment (default: `process.env`); throws an `EnvError` naming every bad variable. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): ServerEnv {
   return parseEnv(EnvSchema, source);

@@ -12,5 +12,7 @@ export type { LocalServer, LocalServerOptions } from './local-server.js';
 export { startLocalServer } from './local-server.js';
 export { createLogger, createSilentLogger } from './logger.js';
 export { createMcpServer } from './server.js';
+export type { ToolContext, ToolSpec, WorkshopTool } from './tools/define-tool.js';
+export { defineTool } from './tools/define-tool.js';
 export type { ToolDeps } from './tools/deps.js';
 export { tools } from './tools/index.js';

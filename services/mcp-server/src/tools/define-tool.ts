@@ -113,8 +113,9 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
             if (ref)
               deps.logger.error({ err: error, tool: spec.name, ref }, 'tool threw an unexpected error');
             // The message stays generic: a ToolError's text can quote user input, and the result has it anyway.
+            // A bug is an error; a failure the model can fix (a ToolError) is only a warning.
             await context.log(
-              'error',
+              ref ? 'error' : 'warning',
               ref
                 ? `Failed with an internal error (ref ${ref})`
                 : 'Failed with an error the model can act on',

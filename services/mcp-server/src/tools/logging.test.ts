@@ -106,13 +106,13 @@ describe('ToolContext.log', () => {
     expect(JSON.stringify(logs)).not.toMatch(/secret/);
   });
 
-  it('logs a ToolError as an error without quoting its message', async () => {
+  it('logs a ToolError as a warning without quoting its message', async () => {
     conn = await connectProbe(true);
     const logs = collectLogs(conn.client);
     const result = await conn.client.callTool({ name: 'probe', arguments: { mode: 'tool-error' } });
     expect(result.isError).toBe(true);
     expect(logs.at(-1)).toEqual({
-      level: 'error',
+      level: 'warning',
       logger: 'mcp-workshop/probe',
       data: { message: 'Failed with an error the model can act on' },
     });
@@ -161,7 +161,7 @@ describe('example tool logs', () => {
 
   it('get_weather logs an unknown place as a warning, then the failure, without the text typed', async () => {
     await call('get_weather', { location: 'Osloo' });
-    expect(levels(logs)).toEqual(['debug', 'warning', 'error']);
+    expect(levels(logs)).toEqual(['debug', 'warning', 'warning']);
     expect(JSON.stringify(logs)).not.toMatch(/Osloo/);
   });
 

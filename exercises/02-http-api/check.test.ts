@@ -1,0 +1,128 @@
+/**
+ * The check for exercise 02: `get_exchange_rate` against a local fake of the rates API (success,
+ * 404, 500 with internals in the body, and a hang), driven through the official MCP client.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { validateToolResult } from '@mcp-workshop/shared';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Connected, connectTools, firstText } from '../test-support/mcp.js';
+import { loadParticipant } from '../test-support/participant.js';
+
+type Participant = typeof import('./starter/exchange-rate.js');
+
+/** Short, so a correct tool gives up quickly. */
+const TIMEOUT_MS = 300;
+/** The fake drops a hung request after this, so even a tool without a timeout finishes the test. */
+const HANG_MS = 3_000;
+/** What a crashing API might send: a tool must never pass it on. */
+const LEAKY_500_BODY = '{"error":"db down","stack":"at query (/srv/rates/secret.js:42)"}';
+
+type Mode = 'ok' | 'fail' | 'hang';
+
+interface FakeApi {
+  baseUrl: string;
+  mode: Mode;
+  urls: string[];
+  close(): Promise<void>;
+}
+
+async function startFakeApi(): Promise<FakeApi> {
+  const fake = { mode: 'ok' as Mode, urls: [] as string[] };
+  const server: Server = createServer((req, res) => {
+    fake.urls.push(req.url ?? '');
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const from = url.searchParams.get('from');
+    if (fake.mode === 'hang') {
+      setTimeout(() => res.destroy(), HANG_MS).unref();
+      return;
+    }
+    if (fake.mode === 'fail') {
+      res.writeHead(500, { 'content-type': 'application/json' }).end(LEAKY_500_BODY);
+      return;
+    }
+    if (url.pathname !== '/rates' || from === 'XXX') {
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: `Unknown currency "${from}"` }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ rate: 11.5 }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(fake, {
+    baseUrl: `http://127.0.0.1:${port}/`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  });
+}
+
+describe('exercise 02: get_exchange_rate', () => {
+  let api: FakeApi;
+  let conn: Connected;
+  beforeEach(async () => {
+    const { createExchangeRateTool } = await loadParticipant<Participant>('02-http-api', 'exchange-rate.ts');
+    api = await startFakeApi();
+    conn = await connectTools(createExchangeRateTool({ baseUrl: api.baseUrl, timeoutMs: TIMEOUT_MS }));
+  });
+  afterEach(async () => {
+    await conn?.close();
+    await api?.close();
+  });
+
+  const call = (args: Record<string, unknown>) =>
+    conn.client.callTool({ name: 'get_exchange_rate', arguments: args });
+
+  it('returns the rate from the API as structuredContent', async () => {
+    const result = await call({ from: 'EUR', to: 'NOK' });
+    expect(result.isError, `the call failed: ${firstText(result)}`).toBe(false);
+    expect(result.structuredContent).toEqual({ from: 'EUR', to: 'NOK', rate: 11.5 });
+    expect(api.urls, 'the API should be asked GET /rates?from=EUR&to=NOK').toEqual([
+      '/rates?from=EUR&to=NOK',
+    ]);
+  });
+
+  it('an unknown currency (404) is an isError result that passes on what the API said', async () => {
+    const result = await call({ from: 'XXX', to: 'NOK' });
+    expect(result.isError, 'a 404 should be an isError result').toBe(true);
+    expect(validateToolResult(result).ok, 'the result breaks the workshop result contract').toBe(true);
+    expect(firstText(result), 'the text should say which currency is unknown').toContain(
+      'Unknown currency "XXX"',
+    );
+  });
+
+  it('a 500 from the API is an isError result that says the service failed, without leaking its body', async () => {
+    api.mode = 'fail';
+    const result = await call({ from: 'EUR', to: 'NOK' });
+    expect(result.isError, 'a 500 should be an isError result').toBe(true);
+    const text = firstText(result);
+    expect(text, 'the tool read the 500 body as data: check response.status first').not.toMatch(
+      /validation/i,
+    );
+    expect(text, 'the text mentions an internal error with a ref: handle the status yourself').not.toMatch(
+      /internal error/i,
+    );
+    expect(text, 'the text should say the service failed (or is unavailable)').toMatch(
+      /fail|unavailable|500|down|try again/i,
+    );
+    expect(text, 'the API body (a stack trace) must not reach the model').not.toMatch(/secret|stack|\/srv/);
+  });
+
+  it('an API that hangs is given up after timeoutMs, with an isError result that says so', async () => {
+    api.mode = 'hang';
+    const started = Date.now();
+    const result = await call({ from: 'EUR', to: 'NOK' });
+    const elapsed = Date.now() - started;
+    expect(
+      elapsed,
+      `the tool waited ${elapsed} ms; it should stop after about ${TIMEOUT_MS} ms`,
+    ).toBeLessThan(TIMEOUT_MS + 1_500);
+    expect(result.isError, 'a timeout should be an isError result').toBe(true);
+    expect(firstText(result), 'the text should say the service did not answer in time').toMatch(
+      /time|did not answer|too long/i,
+    );
+  });
+});

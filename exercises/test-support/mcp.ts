@@ -1,0 +1,63 @@
+/**
+ * @module test-support/mcp
+ * Connects the official MCP client to a fresh `McpServer` holding only what an exercise registers,
+ * over the SDK's in-process transport: the same validation and wire shapes as a real client.
+ */
+import { createSilentLogger, type ToolDeps, type WorkshopTool } from '@mcp-workshop/mcp-server';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+
+export interface Connected {
+  client: Client;
+  close(): Promise<void>;
+}
+
+/** Deps for exercise tools: a silent logger and a fixed clock; anything else fails loudly. */
+export function exerciseDeps(): ToolDeps {
+  const unset = (what: string) =>
+    new Proxy({} as never, {
+      get() {
+        throw new Error(`The exercises provide no deps.${what}; your tool should not need it.`);
+      },
+    });
+  return {
+    weather: unset('weather'),
+    tasks: unset('tasks'),
+    taskEvents: unset('taskEvents'),
+    now: () => new Date('2026-07-28T12:00:00Z'),
+    logger: createSilentLogger(),
+  };
+}
+
+/** A server with whatever `register` adds, and a client connected to it. Always `await close()`. */
+export async function connect(register: (server: McpServer) => void): Promise<Connected> {
+  const server = new McpServer({ name: 'exercise', version: '0.0.0' });
+  register(server);
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'exercise-check', version: '0.0.0' });
+  await server.connect(serverTransport);
+  await client.connect(clientTransport);
+  return {
+    client,
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** A server with these workshop tools (built with `defineTool`), and a client connected to it. */
+export function connectTools(...tools: WorkshopTool[]): Promise<Connected> {
+  const deps = exerciseDeps();
+  return connect((server) => {
+    for (const tool of tools) tool.register(server, deps);
+  });
+}
+
+/** The text of a result's first text block, or '' when it has none. */
+export function firstText(result: { content?: unknown }): string {
+  const blocks = Array.isArray(result.content)
+    ? (result.content as Array<{ type?: string; text?: string }>)
+    : [];
+  return blocks.find((block) => block.type === 'text')?.text ?? '';
+}

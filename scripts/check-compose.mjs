@@ -1,0 +1,946 @@
+#!/usr/bin/env node
+/**
+ * Checks docker-compose.yml and the Dockerfiles against the services, without a Docker engine
+ * (`pnpm check:compose`; `pnpm lint:compose` runs dclint on the compose file itself).
+ *
+ *   node scripts/check-compose.mjs               every check, including the build replay (about 2 min)
+ *   node scripts/check-compose.mjs --skip-build  only the static checks and the services from dist/
+ *   node scripts/check-compose.mjs --keep        keep the replay's temporary folders, and say where
+ *
+ * 1. Static: every variable compose or an image sets is one the service reads (its env schema's
+ *    keys, `SERVER_ENV_KEYS` / `AGENT_ENV_KEYS`), and the values parse, with .env empty and with
+ *    .env.example's values; every `${VAR}` compose reads is documented in .env.example and the
+ *    other way round; every port (ports, expose, EXPOSE, healthchecks, URLs between services)
+ *    matches the port the service listens on, and the local default where there is one; every
+ *    depends_on waits for a healthcheck; the Dockerfiles are multi-stage with `pnpm deploy`, a
+ *    Node 22 or 24 slim base, a non-root USER and a HEALTHCHECK.
+ * 2. From dist/: starts each built service as compose would (the image's ENV plus compose's
+ *    environment; 0.0.0.0 becomes 127.0.0.1, every port a free one, service names local URLs, paths
+ *    a temporary folder) in depends_on order, and GETs each healthcheck URL: 200 or it fails.
+ * 3. Build replay: runs each Dockerfile's `build` stage (its COPY lines, honouring .dockerignore,
+ *    and its RUN lines, verbatim) in a temporary folder, assembles each runtime stage from its
+ *    COPY lines, starts its CMD from its WORKDIR, and checks health again; for the server also
+ *    that the ADRs sit where dist/resources/adr.js looks for them.
+ * What needs an engine stays unchecked: the base images, the runtime stage's RUN lines (mkdir and
+ * chown of /data), running as USER node, Docker networking and the named volume.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const COMPOSE_FILE = path.join(ROOT, 'docker-compose.yml');
+const ENV_EXAMPLE = path.join(ROOT, '.env.example');
+const DOCKERIGNORE = path.join(ROOT, '.dockerignore');
+
+const STARTUP_TIMEOUT_MS = 30_000;
+const STEP_TIMEOUT_MS = 5 * 60_000;
+const SHUTDOWN_TIMEOUT_MS = 5_000;
+const NODE_MAJORS = ['22', '24'];
+/** Read by Node or express rather than by an env schema; an image may set them. */
+const RUNTIME_VARS = new Set(['NODE_ENV', 'NODE_OPTIONS']);
+/** What .dockerignore must keep out of every image. */
+const MUST_IGNORE = [
+  'node_modules',
+  'services/agent/node_modules',
+  'services/mcp-server/dist',
+  '.env',
+  '.git',
+];
+
+/**
+ * The services this repository builds, by compose service name: the package, its env module, the
+ * variables it binds to, and its default port when started locally (none: a free port).
+ */
+const SERVICES = {
+  'mcp-server': {
+    dir: 'services/mcp-server',
+    envModule: 'services/mcp-server/dist/env.js',
+    load: 'loadEnv',
+    keys: 'SERVER_ENV_KEYS',
+    hostVar: 'HOST',
+    portVar: 'PORT',
+    localPort: 3000,
+  },
+  agent: {
+    dir: 'services/agent',
+    envModule: 'services/agent/dist/env.js',
+    load: 'loadAgentEnv',
+    keys: 'AGENT_ENV_KEYS',
+    hostVar: 'AGENT_HOST',
+    portVar: 'AGENT_PORT',
+    localPort: 3001,
+  },
+  'demo-model': {
+    dir: 'services/agent',
+    envModule: 'services/agent/dist/env.js',
+    load: 'loadAgentEnv',
+    keys: 'AGENT_ENV_KEYS',
+    hostVar: 'DEMO_MODEL_HOST',
+    portVar: 'DEMO_MODEL_PORT',
+    localPort: undefined,
+  },
+};
+
+const { values: args } = parseArgs({
+  options: {
+    'skip-build': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+
+const problems = [];
+const fail = (message) => problems.push(message);
+const log = (message) => console.error(message);
+const rel = (file) => path.relative(ROOT, file) || '.';
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const started = Date.now();
+const elapsed = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+// ---------------------------------------------------------------------------------------------
+// Parsing: .env files, compose interpolation, Dockerfiles, .dockerignore
+
+/** `VAR=value` lines; `# comments` and blank lines skipped. */
+function parseDotEnv(text) {
+  const vars = new Map();
+  for (const line of text.split('\n')) {
+    const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
+    if (match) vars.set(match[1], match[2].trim().replace(/^(['"])(.*)\1$/, '$2'));
+  }
+  return vars;
+}
+
+/** The variables a compose value interpolates, and its value under `vars` (`${A}`, `${A:-x}`, `${A-x}`, `$A`, `$$`). */
+function interpolate(value, vars) {
+  const used = [];
+  const result = String(value).replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (whole, name, colon, op, word, bare) => {
+      if (whole === '$$') return '$';
+      const key = name ?? bare;
+      used.push(key);
+      const present = vars.has(key) && (colon ? vars.get(key) !== '' : true);
+      if (op === '-') return present ? vars.get(key) : word;
+      if (op === '+') return present ? word : '';
+      if (op === '?' && !present) fail(`compose: \${${key}} is required (${word})`);
+      return vars.get(key) ?? '';
+    },
+  );
+  return { used, result };
+}
+
+/** A service's `environment`, as a map, in either of compose's forms. */
+function composeEnvironment(service) {
+  const env = service.environment ?? {};
+  if (Array.isArray(env)) {
+    return Object.fromEntries(
+      env.map((item) => {
+        const [key, ...rest] = String(item).split('=');
+        return [key, rest.join('=')];
+      }),
+    );
+  }
+  return Object.fromEntries(
+    Object.entries(env).map(([key, value]) => [key, value == null ? '' : String(value)]),
+  );
+}
+
+/** JSON array (exec form) or shell form, as an argv. */
+function commandArgv(text) {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) return JSON.parse(trimmed);
+  return ['/bin/sh', '-c', trimmed];
+}
+
+/** Stages of a Dockerfile: `{ name, from, instructions: [{ op, args, line }] }`, with ARG defaults applied to FROM. */
+function parseDockerfile(file) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const logical = [];
+  let current = '';
+  let startLine = 0;
+  lines.forEach((raw, index) => {
+    const line = raw.replace(/\r$/, '');
+    if (current === '' && /^\s*(#|$)/.test(line)) return;
+    if (current !== '' && /^\s*#/.test(line)) return;
+    if (current === '') startLine = index + 1;
+    if (/\\\s*$/.test(line)) {
+      current += `${line.replace(/\\\s*$/, '')} `;
+      return;
+    }
+    logical.push({ text: current + line, line: startLine });
+    current = '';
+  });
+  const globalArgs = new Map();
+  const stages = [];
+  for (const { text, line } of logical) {
+    const match = /^\s*([A-Za-z]+)\s+([\s\S]*)$/.exec(text);
+    if (!match) continue;
+    const op = match[1].toUpperCase();
+    const rest = match[2].trim();
+    if (op === 'FROM') {
+      const [image, as, name] = rest.split(/\s+/);
+      const resolved = image.replace(
+        /\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g,
+        (_, key) => globalArgs.get(key) ?? '',
+      );
+      const base = stages.find((stage) => stage.name === resolved);
+      stages.push({
+        name: as?.toUpperCase() === 'AS' ? name : String(stages.length),
+        from: resolved,
+        base,
+        instructions: [],
+        line,
+      });
+      continue;
+    }
+    if (stages.length === 0) {
+      if (op === 'ARG') {
+        const [key, value = ''] = rest.split('=');
+        globalArgs.set(key, value);
+      }
+      continue;
+    }
+    stages.at(-1).instructions.push({ op, args: rest, line });
+  }
+  return stages;
+}
+
+/** Instructions of a stage including those of the stages it is built FROM. */
+function stageChain(stage) {
+  return stage.base ? [...stageChain(stage.base), ...stage.instructions] : stage.instructions;
+}
+
+/** `ENV A=1 B=2` (and the old `ENV A 1`). */
+function parseEnvInstruction(args) {
+  const out = {};
+  if (!args.includes('=')) {
+    const [key, ...rest] = args.split(/\s+/);
+    out[key] = rest.join(' ');
+    return out;
+  }
+  for (const match of args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|'[^']*'|\S*)/g)) {
+    out[match[1]] = match[2].replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return out;
+}
+
+/** What a runtime stage ends up with: ENV, WORKDIR, CMD, EXPOSE, USER, HEALTHCHECK. */
+function stageConfig(stage) {
+  const config = {
+    env: {},
+    workdir: '/',
+    cmd: undefined,
+    expose: [],
+    user: undefined,
+    healthcheck: undefined,
+  };
+  for (const { op, args } of stageChain(stage)) {
+    if (op === 'ENV') Object.assign(config.env, parseEnvInstruction(args));
+    if (op === 'WORKDIR') config.workdir = path.posix.resolve(config.workdir, args);
+    if (op === 'CMD') config.cmd = commandArgv(args);
+    if (op === 'EXPOSE') config.expose.push(...args.split(/\s+/).map((port) => Number(port.split('/')[0])));
+    if (op === 'USER') config.user = args;
+    if (op === 'HEALTHCHECK') config.healthcheck = args.replace(/^(--\S+\s+)*CMD\s+/, '');
+  }
+  return config;
+}
+
+/** `.dockerignore` as a predicate on context-relative paths (Docker's rules: last match wins, `!` re-includes). */
+function dockerignore() {
+  const rules = fs
+    .readFileSync(DOCKERIGNORE, 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'))
+    .map((line) => {
+      const negate = line.startsWith('!');
+      const pattern = path.posix
+        .normalize((negate ? line.slice(1) : line).replace(/^\/+/, ''))
+        .replace(/\/+$/, '');
+      const source = pattern
+        .split('/')
+        .map((part) =>
+          part === '**'
+            ? '(?:.*)'
+            : part
+                .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+                .replace(/\*/g, '[^/]*')
+                .replace(/\?/g, '[^/]'),
+        )
+        .join('/')
+        .replace(/\(\?:\.\*\)\//g, '(?:.*/)?');
+      return { negate, regex: new RegExp(`^${source}(?:/.*)?$`) };
+    });
+  const hasNegation = rules.some((rule) => rule.negate);
+  const ignored = (relPath) => {
+    let result = false;
+    for (const rule of rules) if (rule.regex.test(relPath)) result = !rule.negate;
+    return result;
+  };
+  return { ignored, hasNegation };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+async function freePort() {
+  const probe = net.createServer();
+  await new Promise((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** GET with an explicit Host header (fetch cannot set one). */
+function get(url, host) {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const request = http.get(
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        headers: host ? { host } : {},
+        timeout: 2_000,
+        agent: false,
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => {
+          body += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode, body }));
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error('timed out')));
+    request.on('error', reject);
+  });
+}
+
+/** The caller's environment without anything a service or a nested pnpm would read from it. */
+function cleanEnv(schemaKeys) {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (schemaKeys.has(key) || RUNTIME_VARS.has(key) || /^(npm_|PNPM_|TURBO_|INIT_CWD$)/i.test(key)) continue;
+    env[key] = value;
+  }
+  // `pnpm check:compose` puts the root's node_modules/.bin first; a build must not find tools there.
+  env.PATH = (env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((entry) => !entry.includes(`node_modules${path.sep}.bin`))
+    .join(path.delimiter);
+  return env;
+}
+
+const children = new Set();
+
+function startProcess(label, argv, { cwd, env }) {
+  const child = spawn(argv[0] === 'node' ? process.execPath : argv[0], argv.slice(1), {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk) => {
+    output = (output + chunk).slice(-8_000);
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const handle = { label, child, exited, output: () => output };
+  children.add(handle);
+  return handle;
+}
+
+async function stopProcess(handle) {
+  children.delete(handle);
+  if (handle.child.exitCode !== null || handle.child.signalCode !== null) return;
+  handle.child.kill('SIGTERM');
+  let timer;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(resolve, SHUTDOWN_TIMEOUT_MS);
+  });
+  const outcome = await Promise.race([handle.exited, timeout]);
+  clearTimeout(timer);
+  if (!outcome) {
+    handle.child.kill('SIGKILL');
+    await handle.exited;
+  }
+}
+
+async function waitHealthy(handle, url) {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (handle.child.exitCode !== null) {
+      throw new Error(`${handle.label} exited with code ${handle.child.exitCode}:\n${handle.output()}`);
+    }
+    try {
+      const response = await get(url);
+      if (response.status === 200) return response;
+      // A 4xx is an answer, not a slow start: the path or the Host is wrong.
+      if (response.status < 500)
+        throw new Error(`${handle.label}: ${url} answered ${response.status}, not 200`);
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      if (/answered \d+, not 200/.test(error.message)) throw error;
+      last = error.message;
+    }
+    await sleep(150);
+  }
+  throw new Error(
+    `${handle.label}: ${url} did not answer 200 within ${STARTUP_TIMEOUT_MS} ms (${last}):\n${handle.output()}`,
+  );
+}
+
+/** Runs one RUN line the way `/bin/sh -c` would in the image, with a time limit; resolves with its duration. */
+function runStep(argv, { cwd, env }) {
+  return new Promise((resolve, reject) => {
+    const since = Date.now();
+    const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const collect = (chunk) => {
+      output = (output + chunk).slice(-12_000);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_TIMEOUT_MS);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(Date.now() - since);
+      else reject(new Error(`exit ${code ?? signal}:\n${output}`));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Static checks
+
+const compose = parseYaml(fs.readFileSync(COMPOSE_FILE, 'utf8'));
+const exampleVars = parseDotEnv(fs.readFileSync(ENV_EXAMPLE, 'utf8'));
+const composeServices = compose.services ?? {};
+const envModules = new Map();
+for (const spec of Object.values(SERVICES)) {
+  const file = path.join(ROOT, spec.envModule);
+  if (!fs.existsSync(file)) throw new Error(`${spec.envModule} is missing: run \`pnpm build\` first.`);
+  const module = envModules.get(file) ?? (await import(pathToFileURL(file).href));
+  envModules.set(file, module);
+  spec.schemaKeys = new Set(module[spec.keys]);
+  spec.loadEnv = module[spec.load];
+  if (spec.schemaKeys.size === 0 || typeof spec.loadEnv !== 'function') {
+    fail(`${spec.envModule} must export ${spec.keys} and ${spec.load}`);
+  }
+}
+const allSchemaKeys = new Set(Object.values(SERVICES).flatMap((spec) => [...spec.schemaKeys]));
+
+const interpolated = new Set();
+const dockerfiles = new Map();
+/** Per service: the resolved picture the later phases start from. */
+const plans = [];
+
+for (const [name, service] of Object.entries(composeServices)) {
+  const spec = SERVICES[name];
+  if (!service.build) {
+    if (!service.image) fail(`${name}: neither build nor image`);
+    else if (!service.profiles?.length) fail(`${name}: a service from an image must sit behind a profile`);
+    for (const value of Object.values(composeEnvironment(service))) {
+      for (const key of interpolate(value, exampleVars).used) interpolated.add(key);
+    }
+    continue;
+  }
+  if (!spec) {
+    fail(`${name}: built by compose but unknown to scripts/check-compose.mjs (add it to SERVICES)`);
+    continue;
+  }
+  if (service.profiles?.length) fail(`${name}: built services start by default, without a profile`);
+
+  const context = path.resolve(ROOT, service.build.context ?? '.');
+  if (context !== ROOT) fail(`${name}: build.context must be the repository root (the workspace)`);
+  const dockerfile = path.join(context, service.build.dockerfile ?? 'Dockerfile');
+  if (!fs.existsSync(dockerfile)) {
+    fail(`${name}: ${rel(dockerfile)} does not exist`);
+    continue;
+  }
+  if (!dockerfiles.has(dockerfile)) dockerfiles.set(dockerfile, parseDockerfile(dockerfile));
+  const stages = dockerfiles.get(dockerfile);
+  const stage = service.build.target ? stages.find((s) => s.name === service.build.target) : stages.at(-1);
+  if (!stage) {
+    fail(`${name}: ${rel(dockerfile)} has no stage ${service.build.target}`);
+    continue;
+  }
+  const image = stageConfig(stage);
+  const where = `${name} (${rel(dockerfile)}, stage ${stage.name})`;
+
+  // The Dockerfile's shape.
+  for (const s of stages) {
+    const base = s.base ? s.base.from : s.from;
+    const major = /^node:(\d+)[.\w-]*-slim$/.exec(base)?.[1];
+    if (!s.base && !NODE_MAJORS.includes(major))
+      fail(`${rel(dockerfile)}: stage ${s.name} is FROM ${base}, not node:22/24 slim`);
+  }
+  const build = stages.find((s) => s.name === 'build');
+  if (!build) fail(`${rel(dockerfile)}: no stage named build`);
+  else if (
+    !build.instructions.some((i) => i.op === 'RUN' && /\bpnpm\b.*\bdeploy\b|\bturbo\s+prune\b/.test(i.args))
+  ) {
+    fail(`${rel(dockerfile)}: the build stage runs neither \`pnpm deploy\` nor \`turbo prune\``);
+  }
+  if (stage === build || stage.base) fail(`${where}: the runtime stage must start FROM a fresh base image`);
+  if (!image.user || /^(root|0)(:|$)/.test(image.user)) fail(`${where}: no non-root USER`);
+  if (!image.healthcheck) fail(`${where}: no HEALTHCHECK`);
+  if (!image.cmd) fail(`${where}: no CMD`);
+  if (image.workdir !== `/app/${spec.dir}`) {
+    fail(`${where}: WORKDIR is ${image.workdir}, expected /app/${spec.dir} (the repository's layout)`);
+  }
+  const pinned = /^pnpm@(\S+)$/.exec(
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).packageManager,
+  )?.[1];
+  for (const { op, args } of stageChain(build ?? stage)) {
+    const version = /npm install -g pnpm@(\S+)/.exec(args)?.[1];
+    if (op === 'RUN' && version && version !== pinned)
+      fail(`${rel(dockerfile)}: installs pnpm@${version}; package.json pins ${pinned}`);
+  }
+
+  // Variables: every key is one the service reads.
+  const environment = composeEnvironment(service);
+  for (const key of Object.keys(image.env)) {
+    if (!spec.schemaKeys.has(key) && !RUNTIME_VARS.has(key))
+      fail(`${where}: ENV ${key} is not read by ${spec.dir}`);
+  }
+  for (const key of Object.keys(environment)) {
+    if (!spec.schemaKeys.has(key))
+      fail(`${name}: compose sets ${key}, which ${spec.dir} (${spec.keys}) does not read`);
+  }
+  if (service.env_file) fail(`${name}: env_file would pass every .env variable; list them under environment`);
+  const resolve = (vars) =>
+    Object.fromEntries(
+      Object.entries(environment).map(([key, value]) => {
+        const { used, result } = interpolate(value, vars);
+        for (const item of used) interpolated.add(item);
+        return [key, result];
+      }),
+    );
+  const effective = { ...image.env, ...resolve(new Map()) };
+  let parsed;
+  for (const [label, env] of [
+    ['an empty .env', effective],
+    ['.env.example', { ...image.env, ...resolve(exampleVars) }],
+  ]) {
+    try {
+      const result = spec.loadEnv(env);
+      if (label === 'an empty .env') parsed = result;
+    } catch (error) {
+      fail(`${name}: with ${label}, ${spec.dir} rejects its environment: ${error.message}`);
+    }
+  }
+  if (!parsed) continue;
+
+  // Binding: 0.0.0.0 inside the container, loopback by default outside it.
+  const defaults = spec.loadEnv({});
+  if (parsed[spec.hostVar] !== '0.0.0.0') fail(`${name}: ${spec.hostVar} must be 0.0.0.0 in the container`);
+  if (defaults[spec.hostVar] !== '127.0.0.1')
+    fail(`${name}: ${spec.hostVar} should default to 127.0.0.1 outside containers`);
+
+  // Ports.
+  const port = parsed[spec.portVar];
+  if (!port) fail(`${name}: ${spec.portVar} must be a fixed port in compose`);
+  if (spec.localPort !== undefined && port !== spec.localPort) {
+    fail(`${name}: listens on ${port} in compose but ${spec.localPort} in local runs`);
+  }
+  if (spec.localPort !== undefined && defaults[spec.portVar] !== spec.localPort) {
+    fail(
+      `${name}: ${spec.portVar} defaults to ${defaults[spec.portVar]}, the check expects ${spec.localPort}`,
+    );
+  }
+  for (const entry of service.ports ?? []) {
+    const text =
+      typeof entry === 'object' ? `${entry.host_ip ?? ''}:${entry.published}:${entry.target}` : String(entry);
+    const parts = text.split('/')[0].split(':');
+    const [target, published, hostIp] = [
+      Number(parts.at(-1)),
+      Number(parts.at(-2) ?? parts.at(-1)),
+      parts.at(-3),
+    ];
+    if (target !== port) fail(`${name}: ports ${text} targets ${target}, the service listens on ${port}`);
+    if (published !== port) fail(`${name}: ports ${text} publishes ${published}, local runs use ${port}`);
+    if (hostIp !== '127.0.0.1')
+      fail(`${name}: ports ${text} should publish on 127.0.0.1 only, as local runs bind`);
+  }
+  for (const entry of service.expose ?? []) {
+    if (Number(String(entry).split('/')[0]) !== port)
+      fail(`${name}: expose ${entry}, the service listens on ${port}`);
+  }
+  if (!image.expose.includes(port))
+    fail(`${where}: EXPOSE ${image.expose.join(' ') || '(none)'}, the service listens on ${port}`);
+
+  // Healthchecks: compose's and the image's point at this service's port; the path is checked live.
+  const healthUrls = [];
+  const composeTest = service.healthcheck?.test;
+  if (!composeTest) fail(`${name}: no healthcheck in compose`);
+  for (const [label, text, env] of [
+    [
+      'compose healthcheck',
+      Array.isArray(composeTest) ? composeTest.join(' ') : String(composeTest ?? ''),
+      {},
+    ],
+    ['Dockerfile HEALTHCHECK', image.healthcheck ?? '', effective],
+  ]) {
+    // The image's check may read its port from the environment: `(process.env.PORT||3000)`.
+    const expanded = text.replace(
+      /\(process\.env\.([A-Z_]+)\|\|(\d+)\)/g,
+      (_, key, fallback) => `${env[key] || fallback}`,
+    );
+    const url = /http:\/\/([^'"\s/:]+):(\d+)(\/[^'"\s)]*)/.exec(expanded.replace(/'\+|\+'/g, ''));
+    if (!url) {
+      fail(`${name}: ${label} has no http://host:port/path URL`);
+      continue;
+    }
+    if (url[1] !== '127.0.0.1' && url[1] !== 'localhost')
+      fail(`${name}: ${label} calls ${url[1]}, not loopback`);
+    if (Number(url[2]) !== port)
+      fail(`${name}: ${label} calls port ${url[2]}, the service listens on ${port}`);
+    healthUrls.push(url[3]);
+  }
+
+  // Paths the service writes to: named volumes, declared at the top level.
+  const volumes = (service.volumes ?? []).map((v) =>
+    typeof v === 'string' ? v.split(':') : [v.source, v.target],
+  );
+  if (parsed.DATA_DIR !== undefined) {
+    const mount = volumes.find(([, target]) => target === parsed.DATA_DIR);
+    if (!mount)
+      fail(`${name}: DATA_DIR ${parsed.DATA_DIR} is not on a volume; tasks would vanish with the container`);
+    else if (!(mount[0] in (compose.volumes ?? {})))
+      fail(`${name}: volume ${mount[0]} is not a named volume`);
+  }
+
+  plans.push({ name, spec, service, environment, image, stage, dockerfile, port, healthUrls, effective });
+}
+
+// Links between services: URLs name a service, its port, a Host it accepts, and depends_on waits for it.
+for (const plan of plans) {
+  const dependsOn = plan.service.depends_on ?? {};
+  for (const [dependency, condition] of Object.entries(Array.isArray(dependsOn) ? {} : dependsOn)) {
+    if (condition?.condition !== 'service_healthy')
+      fail(`${plan.name}: depends_on ${dependency} without condition: service_healthy`);
+    if (!composeServices[dependency]) fail(`${plan.name}: depends_on ${dependency}, which is no service`);
+    else if (!composeServices[dependency].healthcheck)
+      fail(`${plan.name}: depends_on ${dependency}, which has no healthcheck`);
+    else if (composeServices[dependency].profiles?.length && condition?.required !== false) {
+      fail(`${plan.name}: depends_on ${dependency}, which only runs under a profile: add required: false`);
+    }
+  }
+  if (Array.isArray(dependsOn)) fail(`${plan.name}: depends_on as a list cannot wait for healthy services`);
+  for (const [key, value] of Object.entries(plan.effective)) {
+    let url;
+    try {
+      url = new URL(value);
+    } catch {
+      continue;
+    }
+    const target = plans.find((other) => other.name === url.hostname);
+    if (!target) continue;
+    plan.links = [...(plan.links ?? []), { key, target: target.name, url }];
+    if (Number(url.port || 80) !== target.port)
+      fail(`${plan.name}: ${key}=${value}, but ${target.name} listens on ${target.port}`);
+    if (dependsOn[target.name]?.condition !== 'service_healthy') {
+      fail(
+        `${plan.name}: ${key} calls ${target.name}; add depends_on ${target.name}: condition: service_healthy`,
+      );
+    }
+    const hostsVar =
+      target.spec.hostVar === 'HOST'
+        ? 'MCP_ALLOWED_HOSTS'
+        : target.spec.hostVar === 'AGENT_HOST'
+          ? 'AGENT_ALLOWED_HOSTS'
+          : undefined;
+    if (hostsVar) {
+      const allowed = target.spec.loadEnv(target.effective)[hostsVar] ?? [];
+      if (!allowed.includes(url.hostname))
+        fail(`${target.name}: ${hostsVar} must include ${url.hostname}, which ${plan.name} calls it by`);
+    }
+  }
+}
+
+// .env.example documents exactly what compose reads from .env.
+for (const key of interpolated)
+  if (!exampleVars.has(key)) fail(`.env.example: ${key} is read by docker-compose.yml but not documented`);
+for (const key of exampleVars.keys())
+  if (!interpolated.has(key))
+    fail(`.env.example: ${key} is documented but docker-compose.yml never reads it`);
+
+const ignore = dockerignore();
+for (const item of MUST_IGNORE) if (!ignore.ignored(item)) fail(`.dockerignore must exclude ${item}`);
+if (ignore.ignored('pnpm-lock.yaml') || ignore.ignored('patches/x.patch') || ignore.ignored('adr/001.md')) {
+  fail('.dockerignore excludes the lockfile, the patches or the ADRs, which the build needs');
+}
+
+log(
+  `static: ${plans.length} services (${plans.map((p) => `${p.name}:${p.port}`).join(', ')}), ` +
+    `${interpolated.size} .env variables, ${dockerfiles.size} Dockerfiles (${elapsed(started)})`,
+);
+
+// ---------------------------------------------------------------------------------------------
+// 2 and 3. Start the services, from dist/ and then from the replayed build.
+
+/**
+ * Starts every planned service as compose would, in depends_on order, and checks its health URLs.
+ * `locate(plan)` says where each one runs: `{ cwd, root }`, with container paths mapped under `root`.
+ */
+async function startStack(label, locate) {
+  const since = Date.now();
+  const ports = new Map();
+  for (const plan of plans) ports.set(plan.name, await freePort());
+  const running = [];
+  // depends_on order: a service starts once everything it depends on is healthy.
+  const order = [];
+  const needs = (plan) => Object.keys(plan.service.depends_on ?? {}).filter((dep) => ports.has(dep));
+  while (order.length < plans.length) {
+    const next = plans.find(
+      (plan) => !order.includes(plan) && needs(plan).every((dep) => order.some((p) => p.name === dep)),
+    );
+    if (!next) throw new Error('depends_on has a cycle');
+    order.push(next);
+  }
+  try {
+    for (const plan of order) {
+      const { cwd, root } = locate(plan);
+      const env = cleanEnv(allSchemaKeys);
+      for (const [key, value] of Object.entries(plan.effective)) {
+        let mapped = value;
+        if (key === plan.spec.hostVar) mapped = '127.0.0.1';
+        else if (key === plan.spec.portVar) mapped = String(ports.get(plan.name));
+        else if (value.startsWith('/')) {
+          mapped = path.join(root, value);
+          fs.mkdirSync(mapped, { recursive: true });
+        } else {
+          const link = plan.links?.find((item) => item.key === key);
+          if (link) {
+            const url = new URL(value);
+            url.hostname = '127.0.0.1';
+            url.port = String(ports.get(link.target));
+            mapped = url.href;
+          }
+        }
+        env[key] = mapped;
+      }
+      env.LOG_LEVEL = env.LOG_LEVEL || 'warn';
+      const entry = path.join(cwd, plan.image.cmd.at(-1));
+      if (!fs.existsSync(entry))
+        throw new Error(`${plan.name}: CMD ${plan.image.cmd.join(' ')} but ${entry} does not exist`);
+      const serviceStarted = Date.now();
+      const handle = startProcess(`${label} ${plan.name}`, plan.image.cmd, { cwd, env });
+      running.push(handle);
+      const base = `http://127.0.0.1:${ports.get(plan.name)}`;
+      for (const healthPath of new Set(plan.healthUrls)) {
+        const response = await waitHealthy(handle, base + healthPath);
+        log(`${label}: ${plan.name} GET ${healthPath} -> ${response.status} (${elapsed(serviceStarted)})`);
+        if (plan.name === 'agent') {
+          const body = JSON.parse(response.body);
+          const demo = plans.find((p) => p.name === 'demo-model');
+          if (demo && !String(body.model?.baseUrl ?? '').includes(`:${ports.get(demo.name)}/`)) {
+            fail(
+              `${label}: the agent does not use the demo-model service (model ${JSON.stringify(body.model)})`,
+            );
+          }
+          if (!(body.tools > 0))
+            fail(`${label}: the agent found no tools on the MCP server: ${response.body}`);
+        }
+      }
+      // Called by its service name, as other containers do; a foreign name still gets 403.
+      for (const other of plans) {
+        for (const link of other.links ?? []) {
+          if (link.target !== plan.name) continue;
+          const status = (await get(`${base}${plan.healthUrls[0]}`, `${link.url.hostname}:${plan.port}`))
+            .status;
+          if (status !== 200)
+            fail(`${label}: ${plan.name} answers Host ${link.url.hostname}:${plan.port} with ${status}`);
+        }
+      }
+      if (plan.spec.hostVar !== 'DEMO_MODEL_HOST') {
+        const status = (await get(`${base}${plan.healthUrls[0]}`, 'evil.example:80')).status;
+        if (status !== 403) fail(`${label}: ${plan.name} answers a foreign Host with ${status}, not 403`);
+      }
+    }
+    log(`${label}: ${running.length} services healthy (${elapsed(since)})`);
+  } finally {
+    const stopping = Date.now();
+    for (const handle of running.reverse()) await stopProcess(handle);
+    log(`${label}: stopped in ${elapsed(stopping)}`);
+  }
+}
+
+const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'check-compose-'));
+const cleanup = () => {
+  if (args.keep) return;
+  const removing = Date.now();
+  fs.rmSync(tempRoot, { recursive: true, force: true });
+  log(`removed ${tempRoot} (${elapsed(removing)})`);
+};
+process.once('SIGINT', () => {
+  for (const handle of children) handle.child.kill('SIGKILL');
+  cleanup();
+  process.exit(130);
+});
+
+try {
+  if (problems.length === 0) {
+    await startStack('dist', (plan) => ({
+      cwd: path.join(ROOT, plan.spec.dir),
+      root: path.join(tempRoot, 'dist-run'),
+    }));
+  }
+
+  if (problems.length === 0 && !args['skip-build']) {
+    // COPY from the build context as Docker sends it: everything .dockerignore lets through. A
+    // directory's contents land in dest, as with Docker.
+    const copyContext = (source, dest) => {
+      const from = path.posix.normalize(source).replace(/\/+$/, '') || '.';
+      const copyOne = (relPath, target) => {
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.cpSync(path.join(ROOT, relPath), target, { verbatimSymlinks: true });
+      };
+      if (!fs.statSync(path.join(ROOT, from)).isDirectory()) {
+        copyOne(
+          from,
+          source.endsWith('/') || dest.endsWith('/') ? path.join(dest, path.basename(from)) : dest,
+        );
+        return;
+      }
+      const walk = (relDir) => {
+        for (const entry of fs.readdirSync(path.join(ROOT, relDir), { withFileTypes: true })) {
+          const relPath = relDir === '.' ? entry.name : path.posix.join(relDir, entry.name);
+          if (ignore.ignored(relPath) && !(entry.isDirectory() && ignore.hasNegation)) continue;
+          if (entry.isDirectory()) walk(relPath);
+          else if (!ignore.ignored(relPath))
+            copyOne(relPath, path.join(dest, path.posix.relative(from, relPath)));
+        }
+      };
+      walk(from);
+    };
+    /** Container path -> replay path, under one root per stage. */
+    const inRoot = (root, containerPath) => path.join(root, containerPath);
+
+    const builds = new Map();
+    for (const [dockerfile, stages] of dockerfiles) {
+      const build = stages.find((s) => s.name === 'build');
+      const root = path.join(tempRoot, `${path.basename(path.dirname(dockerfile))}-build`);
+      const since = Date.now();
+      let workdir = '/';
+      log(`replay: ${rel(dockerfile)}, stage build, in ${root}`);
+      for (const { op, args: text, line } of stageChain(build)) {
+        const cwd = inRoot(root, workdir);
+        if (op === 'WORKDIR') {
+          workdir = path.posix.resolve(workdir, text);
+          fs.mkdirSync(inRoot(root, workdir), { recursive: true });
+        } else if (op === 'COPY' && build.instructions.some((i) => i.line === line)) {
+          if (/--from=/.test(text))
+            throw new Error(`${rel(dockerfile)}:${line}: COPY --from in the build stage is not replayed`);
+          const parts = text.split(/\s+/).filter((part) => !part.startsWith('--'));
+          const dest = path.posix.resolve(workdir, parts.pop());
+          const copyStarted = Date.now();
+          for (const source of parts) copyContext(source, inRoot(root, dest));
+          log(`  ${rel(dockerfile)}:${line} COPY ${text} (${elapsed(copyStarted)})`);
+        } else if (op === 'RUN' && build.instructions.some((i) => i.line === line)) {
+          const command = text.replace(/^(--\S+\s+)*/, '');
+          if (/(^|\s)\/(?!dev\/null)/.test(command)) {
+            throw new Error(
+              `${rel(dockerfile)}:${line}: RUN uses an absolute path; keep build paths relative to WORKDIR`,
+            );
+          }
+          fs.mkdirSync(cwd, { recursive: true });
+          const ms = await runStep(commandArgv(command), { cwd, env: cleanEnv(new Set()) }).catch((error) => {
+            throw new Error(`${rel(dockerfile)}:${line}: RUN ${command} failed with ${error.message}`);
+          });
+          log(`  ${rel(dockerfile)}:${line} RUN ${command} (${(ms / 1000).toFixed(1)} s)`);
+        } else if (op === 'RUN' || op === 'COPY') {
+          log(`  ${rel(dockerfile)}:${line} ${op} ${text} (base stage, not replayed: it sets up the image)`);
+        }
+      }
+      builds.set(dockerfile, root);
+      log(`replay: ${rel(dockerfile)} built in ${elapsed(since)}`);
+    }
+
+    // Assemble each runtime stage from its COPY lines.
+    const assembling = Date.now();
+    const runtimeRoots = new Map();
+    for (const plan of plans) {
+      const root = path.join(tempRoot, `${plan.name}-runtime`);
+      let workdir = '/';
+      for (const { op, args: text, line } of plan.stage.instructions) {
+        if (op === 'WORKDIR') workdir = path.posix.resolve(workdir, text);
+        if (op === 'RUN')
+          log(`  ${rel(plan.dockerfile)}:${line} RUN ${text} (runtime stage, not replayed: needs an engine)`);
+        if (op !== 'COPY') continue;
+        const from = /--from=(\S+)/.exec(text)?.[1];
+        const parts = text.split(/\s+/).filter((part) => !part.startsWith('--'));
+        const dest = inRoot(root, path.posix.resolve(workdir, parts.pop()));
+        for (const source of parts) {
+          if (from) {
+            if (from !== 'build')
+              throw new Error(`${rel(plan.dockerfile)}:${line}: COPY --from=${from} is not replayed`);
+            const src = inRoot(builds.get(plan.dockerfile), path.posix.resolve('/', source));
+            fs.mkdirSync(dest, { recursive: true });
+            // `cp -a` keeps pnpm's relative symlinks, as COPY does, and is several times faster than fs.cpSync.
+            execFileSync('cp', ['-a', fs.statSync(src).isDirectory() ? `${src}/.` : src, dest]);
+          } else {
+            copyContext(source, dest);
+          }
+        }
+      }
+      runtimeRoots.set(plan.name, { cwd: inRoot(root, plan.image.workdir), root });
+    }
+
+    log(`replay: ${plans.length} runtime stages assembled from their COPY lines (${elapsed(assembling)})`);
+
+    // The ADRs must be where the server's dist/resources/adr.js looks for them.
+    const server = plans.find((plan) => plan.name === 'mcp-server');
+    if (server) {
+      const { cwd } = runtimeRoots.get(server.name);
+      const adrModule = pathToFileURL(path.join(cwd, 'dist/resources/adr.js')).href;
+      const adrDir = execFileSync(
+        process.execPath,
+        ['-e', `import(${JSON.stringify(adrModule)}).then((m) => console.log(m.DEFAULT_ADR_DIR))`],
+        {
+          cwd,
+          encoding: 'utf8',
+        },
+      ).trim();
+      const adrs = fs.existsSync(adrDir) ? fs.readdirSync(adrDir).filter((file) => file.endsWith('.md')) : [];
+      if (adrs.length === 0)
+        fail(`image ${server.name}: no ADRs at ${adrDir} (dist/resources/adr.js's DEFAULT_ADR_DIR)`);
+      else
+        log(
+          `image ${server.name}: ${adrs.length} ADRs at ${path.relative(runtimeRoots.get(server.name).root, adrDir)}`,
+        );
+    }
+
+    if (problems.length === 0) await startStack('image', (plan) => runtimeRoots.get(plan.name));
+  }
+} catch (error) {
+  fail(error.message);
+} finally {
+  for (const handle of children) handle.child.kill('SIGKILL');
+  if (args.keep) log(`kept ${tempRoot}`);
+  cleanup();
+}
+
+if (problems.length > 0) {
+  console.error(`\ncheck-compose: ${problems.length} problem(s):`);
+  for (const problem of problems) console.error(`  - ${problem}`);
+  process.exit(1);
+}
+console.error(
+  `check-compose: docker-compose.yml, the Dockerfiles and the services agree (${elapsed(started)})`,
+);
