@@ -1,9 +1,12 @@
 /**
  * @module http
  * The agent's HTTP API: `POST /api/chat` (one answer as JSON), `POST /api/chat/stream` (the same
- * as server-sent events: text deltas, tool calls as they start and end, then the result), and
- * `GET /health`. `createAgentApp()` binds nothing; `index.ts` listens.
+ * as server-sent events: text deltas, tool calls as they start and end, then the result),
+ * `GET /health`, and the chat page built from `web/` at `/`. `createAgentApp()` binds nothing;
+ * `index.ts` listens.
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
 import express, { type ErrorRequestHandler, type Express, type Response } from 'express';
 import { z } from 'zod';
@@ -17,6 +20,8 @@ import type { McpHub } from './types.js';
 export const MAX_MESSAGE_CHARS = 8_000;
 const MAX_BODY_BYTES = 256 * 1024;
 const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+/** Where `vite build` puts the chat page: `dist/web`, beside this file once compiled (`dist/http.js`). */
+const WEB_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
 
 const ChatRequest = z.strictObject({
   message: z.string().trim().min(1, 'message must not be empty').max(MAX_MESSAGE_CHARS),
@@ -42,6 +47,13 @@ export function createAgentApp(options: AgentAppOptions): Express {
   app.use(hostHeaderValidation([...LOCALHOST_NAMES, ...(options.allowedHosts ?? [])]));
   app.use(originValidation([...LOCALHOST_NAMES, ...(options.allowedOrigins ?? [])]));
   app.use(express.json({ limit: MAX_BODY_BYTES, strict: false }));
+  // Tests run from src/ before any build: without the page, the API still works.
+  if (existsSync(WEB_DIR)) {
+    const page = express.static(WEB_DIR, { index: 'index.html' });
+    app.use((req, res, next) =>
+      req.method === 'GET' || req.method === 'HEAD' ? page(req, res, next) : next(),
+    );
+  }
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok', model, servers: hub.servers(), tools: hub.tools().length });

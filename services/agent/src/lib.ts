@@ -8,6 +8,8 @@ export { loadAgentEnv } from './env.js';
 export { formatToolCall, formatTurn, turnAsJson } from './format.js';
 export type { AgentAppOptions } from './http.js';
 export { createAgentApp } from './http.js';
+export { declineInput } from './input.js';
+export { createLogger, createSilentLogger } from './logger.js';
 export type { Agent, AgentSettings, AskOptions } from './loop.js';
 export { createAgent, DEFAULT_MAX_TOOL_ROUNDS } from './loop.js';
 export type { Runtime, RuntimeOptions } from './runtime.js';

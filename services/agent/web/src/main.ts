@@ -1,0 +1,137 @@
+/**
+ * @module main
+ * The chat page: sends a message to `POST /api/chat/stream`, streams the answer into the page,
+ * and draws each tool call as it starts, progresses and ends. Partners: `src/http.ts`, `trace-view.ts`.
+ */
+import { el } from './dom.js';
+import { readEvents } from './sse.js';
+import { refreshTools } from './tools-panel.js';
+import { createTraceEntry, type TraceEntry } from './trace-view.js';
+import type { Health, ToolCallTrace, ToolProgress, ToolStart } from './types.js';
+
+/** The tool list can change (`tools/list_changed`); a slow poll is plenty for a workshop. */
+const TOOLS_REFRESH_MS = 15_000;
+
+function byId<T extends HTMLElement>(id: string): T {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`#${id} is missing from index.html`);
+  return node as T;
+}
+
+const form = byId<HTMLFormElement>('chat-form');
+const input = byId<HTMLTextAreaElement>('message');
+const send = byId<HTMLButtonElement>('send');
+const messages = byId<HTMLDivElement>('messages');
+const status = byId<HTMLParagraphElement>('status');
+const toolsList = byId<HTMLUListElement>('tools-list');
+let conversationId: string | undefined;
+let busy = false;
+
+export function describeModel(model: Health['model']): string {
+  if (model.kind === 'demo') return 'Offline demo model — scripted, not a language model';
+  if (model.kind === 'openai') return `OpenAI ${model.model}`;
+  return `${model.model} at ${model.baseUrl}`;
+}
+
+async function loadHealth(): Promise<void> {
+  const modelBadge = byId('model-badge');
+  const protocolBadge = byId('protocol-badge');
+  try {
+    const response = await fetch('./health');
+    const health = (await response.json()) as Health;
+    modelBadge.textContent = `Model: ${describeModel(health.model)}`;
+    const versions = health.servers.map((s) => `${s.name} ${s.protocolVersion} (${s.era})`);
+    protocolBadge.textContent = `MCP: ${versions.length > 0 ? versions.join(', ') : 'no server connected'}`;
+  } catch (error) {
+    modelBadge.textContent = `Model: unknown (${String(error)})`;
+  }
+}
+
+async function ask(message: string): Promise<void> {
+  busy = true;
+  send.disabled = true;
+  status.textContent = 'Thinking…';
+  const answer = el('div', { class: 'answer', 'aria-live': 'polite', 'data-testid': 'answer' });
+  const traceList = el('ol', { class: 'trace', 'data-testid': 'tool-trace', 'aria-label': 'Tool calls' });
+  const turn = el(
+    'article',
+    { class: 'turn', 'data-testid': 'turn' },
+    el('p', { class: 'user', 'data-testid': 'user-message' }, el('span', { class: 'who' }, 'You: '), message),
+    el('p', { class: 'who' }, 'Agent:'),
+    answer,
+    traceList,
+  );
+  messages.append(turn);
+  const entries = new Map<string, TraceEntry>();
+  try {
+    const response = await fetch('./api/chat/stream', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message, ...(conversationId ? { conversationId } : {}) }),
+    });
+    if (!response.ok || !response.body) {
+      const body = (await response.json().catch(() => ({}))) as { error?: string; problems?: string[] };
+      throw new Error([body.error ?? `HTTP ${response.status}`, ...(body.problems ?? [])].join(' '));
+    }
+    for await (const { event, data } of readEvents(response.body)) {
+      if (event === 'text') answer.append((data as { text: string }).text);
+      else if (event === 'tool_start') {
+        const entry = createTraceEntry(data as ToolStart);
+        entries.set((data as ToolStart).id, entry);
+        traceList.append(entry.root);
+        status.textContent = `Running ${(data as ToolStart).functionName}…`;
+      } else if (event === 'tool_progress')
+        entries.get((data as ToolProgress).id)?.progress(data as ToolProgress);
+      else if (event === 'tool_end') {
+        const trace = data as ToolCallTrace;
+        let entry = entries.get(trace.id);
+        if (!entry) {
+          entry = createTraceEntry(trace);
+          traceList.append(entry.root);
+        }
+        entry.end(trace);
+      } else if (event === 'done') {
+        const done = data as { answer: string; conversationId: string };
+        conversationId = done.conversationId;
+        // The streamed deltas and the final answer should match; trust the final one.
+        answer.textContent = done.answer;
+      } else if (event === 'error') throw new Error((data as { message: string }).message);
+    }
+    status.textContent = '';
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    turn.append(el('p', { class: 'problem', role: 'alert' }, `Error: ${text}`));
+    status.textContent = 'The last message failed.';
+  } finally {
+    if (traceList.childElementCount === 0) traceList.remove();
+    busy = false;
+    send.disabled = false;
+    void refreshTools(toolsList);
+  }
+}
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const message = input.value.trim();
+  if (!message || busy) return;
+  input.value = '';
+  void ask(message);
+});
+
+input.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    form.requestSubmit();
+  }
+});
+
+byId('new-conversation').addEventListener('click', () => {
+  conversationId = undefined;
+  messages.replaceChildren();
+  status.textContent = 'Started a new conversation.';
+  input.focus();
+});
+
+void loadHealth();
+void refreshTools(toolsList);
+setInterval(() => void refreshTools(toolsList), TOOLS_REFRESH_MS);

@@ -1,0 +1,123 @@
+/**
+ * @module trace-view
+ * One entry per tool call under an answer: name, arguments, a progress bar while it runs, then
+ * success or error and three views of the result, so "structuredContent first" is visible.
+ */
+import { codeBlock, el, pretty } from './dom.js';
+import type { ToolCallTrace, ToolProgress, ToolStart } from './types.js';
+
+let nextId = 0;
+
+export interface TraceEntry {
+  root: HTMLLIElement;
+  progress(event: ToolProgress): void;
+  end(trace: ToolCallTrace): void;
+}
+
+export function createTraceEntry(call: ToolStart): TraceEntry {
+  const name = call.tool ? `${call.server ?? ''}${call.server ? ' / ' : ''}${call.tool}` : call.functionName;
+  const state = el('span', { class: 'state', 'data-testid': 'tool-state' }, 'Running…');
+  const duration = el('span', { class: 'duration', 'data-testid': 'tool-duration' });
+  const bar = el('progress', { 'aria-label': `Progress of ${name}` });
+  const barNote = el('span', { class: 'progress-note' });
+  const live = el('div', { class: 'progress-row' }, bar, barNote);
+  const root = el(
+    'li',
+    { class: 'tool-entry', 'data-testid': 'tool-entry', 'data-state': 'running', 'data-tool': name },
+    el('div', { class: 'tool-head' }, el('strong', { class: 'tool-name' }, name), state, duration),
+    el('p', { class: 'label' }, 'Arguments'),
+    codeBlock(pretty(call.arguments)),
+    live,
+  );
+  root.querySelector('pre')?.setAttribute('data-testid', 'tool-arguments');
+
+  return {
+    root,
+    progress(event) {
+      if (event.total !== undefined && event.total > 0) {
+        bar.max = event.total;
+        bar.value = Math.min(event.progress, event.total);
+      }
+      barNote.textContent = event.message ?? `${event.progress}${event.total ? ` of ${event.total}` : ''}`;
+    },
+    end(trace) {
+      live.remove();
+      root.dataset.state = trace.isError ? 'error' : 'ok';
+      state.textContent = trace.isError ? 'Error' : 'OK';
+      duration.textContent = `${Math.round(trace.durationMs)} ms`;
+      if (trace.problem) {
+        root.append(el('p', { class: 'problem', 'data-testid': 'tool-problem' }, trace.problem.message));
+        for (const detail of trace.problem.problems ?? []) root.append(el('p', { class: 'problem' }, detail));
+      }
+      root.append(resultViews(trace));
+    },
+  };
+}
+
+function resultViews(trace: ToolCallTrace): HTMLElement {
+  const result = trace.result;
+  const text = result ? [...result.text, ...result.otherContent.map((d) => `[non-text content] ${d}`)] : [];
+  const views: [string, string, string][] = [
+    ['structured', 'structuredContent', result ? pretty(result.structuredContent) : '(no result)'],
+    ['text', 'Text content', text.length > 0 ? text.join('\n\n') : '(none)'],
+    [
+      'sent',
+      'Sent to model',
+      `${trace.sentToModel}${trace.truncated ? '\n\n(truncated before sending)' : ''}`,
+    ],
+  ];
+  const base = `trace-${nextId++}`;
+  const tablist = el('div', { role: 'tablist', 'aria-label': 'Result views', class: 'tabs' });
+  const panels: HTMLElement[] = [];
+  const tabs: HTMLButtonElement[] = [];
+  // Open on the view the model actually got: structuredContent when it was preferred, else the text.
+  const initial = trace.sentAs.startsWith('structured') ? 0 : trace.sentAs === 'text' ? 1 : 2;
+  views.forEach(([key, label, body], index) => {
+    const tab = el(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        id: `${base}-tab-${key}`,
+        'aria-controls': `${base}-panel-${key}`,
+        'data-view': key,
+      },
+      label,
+    );
+    const panel = el(
+      'div',
+      { role: 'tabpanel', id: `${base}-panel-${key}`, 'aria-labelledby': tab.id, 'data-view': key },
+      codeBlock(body),
+    );
+    tabs.push(tab);
+    panels.push(panel);
+    tablist.append(tab);
+    tab.addEventListener('click', () => select(index));
+  });
+  const select = (chosen: number) => {
+    tabs.forEach((tab, i) => {
+      tab.setAttribute('aria-selected', String(i === chosen));
+      tab.tabIndex = i === chosen ? 0 : -1;
+      const panel = panels[i];
+      if (panel) panel.hidden = i !== chosen;
+    });
+  };
+  tablist.addEventListener('keydown', (event) => {
+    const current = tabs.indexOf(document.activeElement as HTMLButtonElement);
+    if (current === -1) return;
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (step === 0) return;
+    event.preventDefault();
+    const next = (current + step + tabs.length) % tabs.length;
+    select(next);
+    tabs[next]?.focus();
+  });
+  select(initial);
+  return el(
+    'div',
+    { class: 'views' },
+    el('p', { class: 'label' }, `Sent to the model as: ${trace.sentAs}`),
+    tablist,
+    ...panels,
+  );
+}

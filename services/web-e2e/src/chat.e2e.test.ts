@@ -1,0 +1,215 @@
+/**
+ * The chat page in a real browser (the system Chromium), against the real stack: the workshop MCP
+ * server, the agent's HTTP app and the offline demo model, all on 127.0.0.1. Screenshots of every
+ * step go to artifacts/; with UPDATE_SCREENSHOTS=1 the two curated ones go to doc/images/.
+ */
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Stack, startStack } from './stack.js';
+
+const require = createRequire(import.meta.url);
+const AXE_PATH = require.resolve('axe-core/axe.min.js');
+const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
+const DOC_IMAGES = fileURLToPath(new URL('../../../doc/images/', import.meta.url));
+/** Every wait is bounded, and shorter than vitest's 20 s test timeout so the locator's own error shows. */
+const WAIT = { timeout: 10_000 };
+const LAPTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+interface AxeViolation {
+  id: string;
+  impact?: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[] }>;
+}
+
+let stack: Stack;
+let context: BrowserContext;
+let page: Page;
+const requested: string[] = [];
+
+async function shot(target: Page, name: string, curated?: string): Promise<void> {
+  await target.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+  if (curated && process.env.UPDATE_SCREENSHOTS === '1') {
+    mkdirSync(DOC_IMAGES, { recursive: true });
+    await target.screenshot({ path: `${DOC_IMAGES}${curated}` });
+  }
+}
+
+async function openPage(viewport: { width: number; height: number }): Promise<[BrowserContext, Page]> {
+  const ctx = await stack.browser.newContext({ viewport });
+  ctx.setDefaultTimeout(WAIT.timeout);
+  const p = await ctx.newPage();
+  p.on('request', (request) => requested.push(request.url()));
+  await p.goto(`${stack.origin}/`, { waitUntil: 'load', ...WAIT });
+  await p.locator('#model-badge').filter({ hasNotText: 'loading' }).waitFor(WAIT);
+  return [ctx, p];
+}
+
+/** Types the question, presses Enter and waits until the answer is complete and the form is free. */
+async function ask(target: Page, question: string): Promise<void> {
+  const before = await target.locator('[data-testid=turn]').count();
+  await target.fill('#message', question);
+  await target.press('#message', 'Enter');
+  await target.locator('[data-testid=turn]').nth(before).waitFor(WAIT);
+  await waitIdle(target);
+}
+
+async function waitIdle(target: Page): Promise<void> {
+  await target.waitForFunction(
+    () => {
+      const send = document.querySelector<HTMLButtonElement>('#send');
+      return (
+        send !== null && !send.disabled && document.querySelectorAll('[data-state=running]').length === 0
+      );
+    },
+    undefined,
+    WAIT,
+  );
+}
+
+function lastTurn(target: Page) {
+  return target.locator('[data-testid=turn]').last();
+}
+
+async function horizontalOverflow(target: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
+  return target.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+}
+
+async function seriousAxeViolations(target: Page): Promise<AxeViolation[]> {
+  await target.addScriptTag({ path: AXE_PATH });
+  const violations = await target.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  for (const v of serious) {
+    console.error(
+      `axe ${v.impact}: ${v.id} — ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+  }
+  return serious;
+}
+
+describe('chat page in Chromium', () => {
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    stack = await startStack();
+    [context, page] = await openPage(LAPTOP);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await stack?.close();
+  });
+
+  it('labels the offline demo model', async () => {
+    await expect(page.locator('#model-badge').textContent()).resolves.toMatch(/offline demo model/i);
+    await shot(page, '01-empty');
+  });
+
+  it('streams a weather answer and shows get_weather with its structuredContent', async () => {
+    await ask(page, "What's the weather in Oslo?");
+    const turn = lastTurn(page);
+    await expect(turn.locator('[data-testid=answer]').textContent()).resolves.toContain('Oslo');
+    const entry = turn.locator('[data-testid=tool-entry][data-tool$="get_weather"]');
+    await expect(entry.getAttribute('data-state')).resolves.toBe('ok');
+
+    await entry.locator('[role=tab][data-view=structured]').click();
+    const structured = entry.locator('[role=tabpanel][data-view=structured]');
+    await structured.waitFor({ state: 'visible', ...WAIT });
+    const data = JSON.parse((await structured.textContent()) ?? '{}') as Record<string, unknown>;
+    expect(JSON.stringify(data)).toContain('temperatureC');
+
+    await entry.locator('[role=tab][data-view=sent]').click();
+    const sent = entry.locator('[role=tabpanel][data-view=sent]');
+    await sent.waitFor({ state: 'visible', ...WAIT });
+    await expect(sent.textContent()).resolves.toContain('temperatureC');
+    await expect(structured.isHidden()).resolves.toBe(true);
+    await shot(page, '02-weather-oslo', 'chat-laptop.png');
+  });
+
+  it('shows a failing call as an error entry', async () => {
+    await ask(page, "What's the weather in Atlantis?");
+    const entry = lastTurn(page).locator('[data-testid=tool-entry][data-state=error]');
+    await entry.first().waitFor(WAIT);
+    await expect(entry.first().getAttribute('data-tool')).resolves.toMatch(/get_weather$/);
+    await expect(entry.first().textContent()).resolves.toMatch(/Unknown place/);
+    await shot(page, '03-error-atlantis');
+  });
+
+  it('moves the progress bar of a long tool before it completes', async () => {
+    const before = await page.locator('[data-testid=turn]').count();
+    await page.fill('#message', 'Generate a report on cities in 10 steps');
+    await page.press('#message', 'Enter');
+    const turn = page.locator('[data-testid=turn]').nth(before);
+    const entry = turn.locator('[data-testid=tool-entry][data-tool$="generate_report"]');
+    await entry.waitFor(WAIT);
+    const seen: number[] = [];
+    let shotTaken = false;
+    const deadline = Date.now() + WAIT.timeout;
+    while (Date.now() < deadline) {
+      const state = await entry.getAttribute('data-state');
+      if (state !== 'running') break;
+      const value = await entry
+        .locator('progress')
+        .evaluate((bar: HTMLProgressElement) => (bar.hasAttribute('value') ? bar.value : -1))
+        .catch(() => -1); // the bar is removed when the call ends
+      if (value >= 0 && seen.at(-1) !== value) seen.push(value);
+      if (!shotTaken && value > 0) {
+        shotTaken = true;
+        await shot(page, '04-progress-running');
+      }
+      await page.waitForTimeout(100);
+    }
+    await waitIdle(page);
+    await expect(entry.getAttribute('data-state')).resolves.toBe('ok');
+    // At least two distinct readings, rising, observed while the call was still running.
+    expect(seen.length, `progress values seen while running: ${seen.join(', ')}`).toBeGreaterThanOrEqual(2);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+    await shot(page, '05-progress-done');
+  });
+
+  it('has no serious or critical axe violations, and no horizontal overflow on a laptop', async () => {
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+    expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  });
+
+  it('clears the transcript on "New conversation"', async () => {
+    expect(await page.locator('[data-testid=turn]').count()).toBeGreaterThan(0);
+    await page.click('#new-conversation');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid=turn]').length === 0,
+      undefined,
+      WAIT,
+    );
+    await expect(page.locator('#messages').textContent()).resolves.not.toContain('Oslo');
+    await shot(page, '06-new-conversation');
+  });
+
+  it('fits a phone screen without horizontal overflow, and passes axe there', async () => {
+    const [phoneContext, phone] = await openPage(PHONE);
+    try {
+      await ask(phone, "What's the weather in Oslo?");
+      await expect(lastTurn(phone).locator('[data-testid=answer]').textContent()).resolves.toContain('Oslo');
+      const { scrollWidth, innerWidth } = await horizontalOverflow(phone);
+      await shot(phone, '07-phone-weather', 'chat-phone.png');
+      expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+      expect(await seriousAxeViolations(phone)).toEqual([]);
+    } finally {
+      await phoneContext.close();
+    }
+  });
+
+  it('never requests anything but its own origin', () => {
+    expect(requested.length).toBeGreaterThan(0);
+    const foreign = requested.filter((url) => !url.startsWith(`${stack.origin}/`));
+    expect(foreign).toEqual([]);
+  });
+});

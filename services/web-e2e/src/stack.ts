@@ -1,0 +1,95 @@
+/**
+ * @module stack
+ * The whole chat stack in-process, as a browser test needs it: the workshop MCP server on a temp
+ * data dir, the agent with the offline demo model, its HTTP app (which serves the chat page at `/`)
+ * on 127.0.0.1, and the system Chromium driven by playwright-core. Nothing is downloaded.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createAgentApp,
+  createSilentLogger,
+  declineInput,
+  loadAgentEnv,
+  type Runtime,
+  startRuntime,
+} from '@mcp-workshop/agent';
+import { type LocalServer, startLocalServer } from '@mcp-workshop/mcp-server';
+import { type Browser, chromium } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const CHROMIUM_HINT = 'install chromium: apt-get install -y chromium';
+
+export interface Stack {
+  /** e.g. http://127.0.0.1:41234 — the page and its API share this origin. */
+  origin: string;
+  browser: Browser;
+  runtime: Runtime;
+  close(): Promise<void>;
+}
+
+/** Fails (never skips) with the install command when the system Chromium is missing. */
+export function assertChromium(path = CHROMIUM_PATH): void {
+  if (!existsSync(path)) throw new Error(`No browser at ${path}: ${CHROMIUM_HINT}`);
+}
+
+export async function startStack(): Promise<Stack> {
+  assertChromium();
+  const closers: Array<() => Promise<unknown>> = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer().catch(() => undefined);
+  };
+  try {
+    const dataDir = await mkdtemp(join(tmpdir(), 'web-e2e-'));
+    closers.push(() => rm(dataDir, { recursive: true, force: true }));
+    const server: LocalServer = await startLocalServer({ dataDir });
+    closers.push(() => server.close());
+
+    // No key and no base URL: the runtime starts the offline demo model itself.
+    const env = loadAgentEnv({ MCP_SERVER_URL: server.mcpUrl, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' });
+    const logger = createSilentLogger();
+    const runtime = await startRuntime({ env, logger, onInput: declineInput, connectAttempts: 1 });
+    closers.push(() => runtime.close());
+
+    const app = createAgentApp({
+      agent: runtime.agent,
+      hub: runtime.hub,
+      model: runtime.model.description,
+      logger,
+    });
+    const http = await new Promise<Server>((resolve, reject) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+      listening.once('error', reject);
+    });
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          http.closeAllConnections();
+          http.close(() => resolve());
+        }),
+    );
+    const { port } = http.address() as AddressInfo;
+
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      timeout: 20_000,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
+    closers.push(() => browser.close());
+    return { origin: `http://127.0.0.1:${port}`, browser, runtime, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
