@@ -2,7 +2,8 @@
  * @module http
  * The agent's HTTP API: `POST /api/chat` (one answer as JSON), `POST /api/chat/stream` (the same
  * as server-sent events: text deltas, tool calls as they start and end, then the result),
- * `GET /health`, and the chat page built from `web/` at `/`. `createAgentApp()` binds nothing;
+ * `POST /api/input/:id` (the page's answer to a tool's request for input, which the stream
+ * announced as `input_request`), `GET /health`, and the chat page built from `web/` at `/`. `createAgentApp()` binds nothing;
  * `index.ts` listens.
  */
 import { existsSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
 import express, { type ErrorRequestHandler, type Express, type Response } from 'express';
 import { z } from 'zod';
+import type { InputBroker } from './input-broker.js';
 import { ModelError } from './llm/errors.js';
 import type { ModelDescription } from './llm/provider.js';
 import type { Logger } from './logger.js';
@@ -22,6 +24,31 @@ const MAX_BODY_BYTES = 256 * 1024;
 const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 /** Where `vite build` puts the chat page: `dist/web`, beside this file once compiled (`dist/http.js`). */
 const WEB_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
+
+/** Bounds on a form answer: a handful of short fields, never a document. */
+const MAX_INPUT_FIELDS = 50;
+const MAX_INPUT_TEXT = 2_000;
+const MAX_INPUT_CHOICES = 50;
+const INPUT_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+const InputValue = z.union([
+  z.string().max(MAX_INPUT_TEXT),
+  z.number().finite(),
+  z.boolean(),
+  z.array(z.string().max(MAX_INPUT_TEXT)).max(MAX_INPUT_CHOICES),
+]);
+const FieldName = z.string().min(1).max(100);
+const InputAnswerBody = z.discriminatedUnion('action', [
+  z.strictObject({
+    action: z.literal('accept'),
+    content: z
+      .record(FieldName, InputValue)
+      .refine((content) => Object.keys(content).length <= MAX_INPUT_FIELDS, 'too many fields')
+      .default({}),
+  }),
+  z.strictObject({ action: z.literal('decline') }),
+  z.strictObject({ action: z.literal('cancel') }),
+]);
 
 const ChatRequest = z.strictObject({
   message: z.string().trim().min(1, 'message must not be empty').max(MAX_MESSAGE_CHARS),
@@ -38,10 +65,12 @@ export interface AgentAppOptions {
   logger: Logger;
   allowedHosts?: string[];
   allowedOrigins?: string[];
+  /** Brings tools' requests for input to open chat streams; without it, nobody is asked. */
+  inputBroker?: InputBroker;
 }
 
 export function createAgentApp(options: AgentAppOptions): Express {
-  const { agent, hub, model, logger } = options;
+  const { agent, hub, model, logger, inputBroker } = options;
   const app = express();
   app.disable('x-powered-by');
   app.use(hostHeaderValidation([...LOCALHOST_NAMES, ...(options.allowedHosts ?? [])]));
@@ -59,7 +88,9 @@ export function createAgentApp(options: AgentAppOptions): Express {
     res.json({ status: 'ok', model, servers: hub.servers(), tools: hub.tools().length });
   });
 
-  app.get('/api/tools', (_req, res) => {
+  app.get('/api/tools', async (_req, res) => {
+    // Re-read any server that sent tools/list_changed, so the page's tools panel follows the server.
+    await hub.refresh().catch((error: unknown) => logger.warn({ err: error }, 'tool refresh failed'));
     res.json({ tools: hub.tools() });
   });
 
@@ -85,7 +116,11 @@ export function createAgentApp(options: AgentAppOptions): Express {
     const send = (event: string, data: unknown) =>
       res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     const aborted = new AbortController();
-    res.on('close', () => aborted.abort(new Error('The browser closed the stream.')));
+    const unsubscribe = inputBroker?.subscribe((request) => send('input_request', request));
+    res.on('close', () => {
+      unsubscribe?.();
+      aborted.abort(new Error('The browser closed the stream.'));
+    });
     try {
       const result = await agent.ask(parsed.data.message, {
         conversationId: parsed.data.conversationId,
@@ -105,7 +140,27 @@ export function createAgentApp(options: AgentAppOptions): Express {
     } catch (error) {
       send('error', { message: failureMessage(error, logger) });
     }
+    unsubscribe?.();
     res.end();
+  });
+
+  app.post('/api/input/:id', (req, res) => {
+    const id = req.params.id;
+    const parsed = InputAnswerBody.safeParse(req.body);
+    if (!INPUT_ID.test(id) || !parsed.success) {
+      return void res.status(400).json({
+        error: 'Send {"action": "accept" | "decline" | "cancel", "content"?: {...}} to a valid id.',
+        problems: parsed.success
+          ? ['id: 1-100 letters, digits, "-" or "_"']
+          : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
+      });
+    }
+    if (!inputBroker?.answer(id, parsed.data)) {
+      return void res
+        .status(404)
+        .json({ error: 'No such request for input: it was answered or has expired.' });
+    }
+    res.json({ ok: true });
   });
 
   app.use(((error, _req, res, next) => {

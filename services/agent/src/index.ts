@@ -7,14 +7,16 @@
  */
 import { EnvError, loadAgentEnv } from './env.js';
 import { createAgentApp } from './http.js';
-import { declineInput } from './input.js';
+import { createInputBroker } from './input-broker.js';
 import { createLogger } from './logger.js';
 import { startRuntime } from './runtime.js';
 
 async function main(): Promise<void> {
   const env = loadAgentEnv();
   const logger = createLogger(env.LOG_LEVEL === 'warn' ? 'info' : env.LOG_LEVEL);
-  const runtime = await startRuntime({ env, logger, onInput: declineInput });
+  // Tools' requests for input go to the open chat page; with no page open they are declined.
+  const inputBroker = createInputBroker();
+  const runtime = await startRuntime({ env, logger, onInput: inputBroker.handler });
   for (const note of runtime.notes) logger.info(note);
   const app = createAgentApp({
     agent: runtime.agent,
@@ -23,6 +25,7 @@ async function main(): Promise<void> {
     logger,
     allowedHosts: env.AGENT_ALLOWED_HOSTS,
     allowedOrigins: env.AGENT_ALLOWED_ORIGINS,
+    inputBroker,
   });
   const server = app.listen(env.AGENT_PORT, env.AGENT_HOST);
   server.once('listening', () => {

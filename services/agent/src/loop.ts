@@ -15,7 +15,16 @@ import {
 import type { ConversationStore } from './conversations.js';
 import { toFunctionSpecs } from './llm/functions.js';
 import type { ChatMessage, ModelProvider, ModelToolCall } from './llm/provider.js';
-import type { ToolCallProblem, ToolCallTrace, TurnEvents, TurnResult } from './trace.js';
+import {
+  DISPLAYABLE_IMAGE_TYPES,
+  MAX_MEDIA_BASE64_CHARS,
+  MAX_MEDIA_PER_CALL,
+  type ToolCallProblem,
+  type ToolCallTrace,
+  type TraceMedia,
+  type TurnEvents,
+  type TurnResult,
+} from './trace.js';
 import type { McpHub } from './types.js';
 
 /** A model that keeps calling tools forever is a bug, not a feature: bound the loop. */
@@ -215,23 +224,42 @@ function finish(
   };
 }
 
-/** What the trace keeps of a raw result; tolerant of malformed ones. */
-function summarizeResult(raw: unknown): NonNullable<ToolCallTrace['result']> {
+/** Standard base64, padded or not; checked on the whole string, which is at most 300k characters. */
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** What the trace keeps of a raw result; tolerant of malformed ones. Exported for tests. */
+export function summarizeResult(raw: unknown): NonNullable<ToolCallTrace['result']> {
   const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
   const blocks = Array.isArray(record.content) ? record.content : [];
   const text: string[] = [];
   const otherContent: string[] = [];
+  const media: TraceMedia[] = [];
   for (const block of blocks) {
     const item = typeof block === 'object' && block !== null ? (block as Record<string, unknown>) : {};
     if (item.type === 'text' && typeof item.text === 'string') text.push(item.text);
-    else otherContent.push(describeContent(block));
+    else {
+      otherContent.push(describeContent(block));
+      const image = displayableImage(item);
+      if (image && media.length < MAX_MEDIA_PER_CALL) media.push(image);
+    }
   }
   return {
     isError: record.isError === true,
     structuredContent: record.structuredContent,
     text,
     otherContent,
+    ...(media.length > 0 ? { media } : {}),
   };
+}
+
+/** An image block safe and small enough to show; anything else stays a descriptor only. */
+function displayableImage(item: Record<string, unknown>): TraceMedia | undefined {
+  const { type, mimeType, data } = item;
+  if (type !== 'image' || typeof mimeType !== 'string' || typeof data !== 'string') return undefined;
+  const mime = mimeType.trim().toLowerCase();
+  if (!DISPLAYABLE_IMAGE_TYPES.includes(mime)) return undefined;
+  if (data.length === 0 || data.length > MAX_MEDIA_BASE64_CHARS || !BASE64.test(data)) return undefined;
+  return { type: 'image', mimeType: mime, data };
 }
 
 function parseArguments(

@@ -7,6 +7,34 @@
 import type { ModelView } from '@mcp-workshop/shared';
 import type { LogEvent, ProgressEvent } from './types.js';
 
+/**
+ * Largest base64 string kept per image for the trace: about 220 KB decoded. The trace travels in
+ * every HTTP/SSE response and stays in the page, so a tool returning photos must not bloat it; a
+ * bigger image is still described in `otherContent`, just not shown.
+ */
+export const MAX_MEDIA_BASE64_CHARS = 300_000;
+/** At most this many images per call are kept for display. */
+export const MAX_MEDIA_PER_CALL = 4;
+/**
+ * Raster types a browser renders inertly from a `data:` URL. Not SVG: it can carry scripts and
+ * external references, so it stays a descriptor only.
+ */
+export const DISPLAYABLE_IMAGE_TYPES: readonly string[] = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+];
+
+/** An image block from a tool result, kept so a view can show it. */
+export interface TraceMedia {
+  type: 'image';
+  /** One of `DISPLAYABLE_IMAGE_TYPES`. */
+  mimeType: string;
+  /** Base64 (standard alphabet), at most `MAX_MEDIA_BASE64_CHARS` characters. */
+  data: string;
+}
+
 /** Why a call never reached the server, or produced no result. */
 export type ToolCallProblem =
   | { kind: 'unknown_function'; message: string }
@@ -36,6 +64,11 @@ export interface ToolCallTrace {
     text: string[];
     /** Short descriptors of the non-text blocks (images, audio, resources). */
     otherContent: string[];
+    /**
+     * Images to show (also listed in `otherContent`): only PNG, JPEG, GIF or WebP, each within
+     * `MAX_MEDIA_BASE64_CHARS`, at most `MAX_MEDIA_PER_CALL`. Absent when there are none.
+     */
+    media?: TraceMedia[];
   };
   /** Exactly what the agent sent back to the model as the `role: "tool"` message. */
   sentToModel: string;

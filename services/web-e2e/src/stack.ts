@@ -18,7 +18,7 @@ import {
   type Runtime,
   startRuntime,
 } from '@mcp-workshop/agent';
-import { type LocalServer, startLocalServer } from '@mcp-workshop/mcp-server';
+import { type LocalServer, type LocalServerOptions, startLocalServer } from '@mcp-workshop/mcp-server';
 import { type Browser, chromium } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -37,7 +37,15 @@ export function assertChromium(path = CHROMIUM_PATH): void {
   if (!existsSync(path)) throw new Error(`No browser at ${path}: ${CHROMIUM_HINT}`);
 }
 
-export async function startStack(): Promise<Stack> {
+export interface StackOptions {
+  /**
+   * Options for the workshop server, e.g. `{ conformance: true }` to add the conformance fixtures
+   * (`test_image_content` returns a PNG). Off by default, so the default tool list is the real one.
+   */
+  server?: LocalServerOptions['server'];
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   assertChromium();
   const closers: Array<() => Promise<unknown>> = [];
   const close = async () => {
@@ -46,7 +54,7 @@ export async function startStack(): Promise<Stack> {
   try {
     const dataDir = await mkdtemp(join(tmpdir(), 'web-e2e-'));
     closers.push(() => rm(dataDir, { recursive: true, force: true }));
-    const server: LocalServer = await startLocalServer({ dataDir });
+    const server: LocalServer = await startLocalServer({ dataDir, server: options.server });
     closers.push(() => server.close());
 
     // No key and no base URL: the runtime starts the offline demo model itself.

@@ -1,13 +1,16 @@
 /**
  * @module main
  * The chat page: sends a message to `POST /api/chat/stream`, streams the answer into the page,
- * and draws each tool call as it starts, progresses and ends. Partners: `src/http.ts`, `trace-view.ts`.
+ * and draws each tool call as it starts, progresses and ends. When a tool asks the person for input
+ * (`input_request`), it shows a small form in the turn (`input-form.ts`). Partners: `src/http.ts`,
+ * `trace-view.ts`.
  */
 import { el } from './dom.js';
+import { createInputForm, focusInputForm } from './input-form.js';
 import { readEvents } from './sse.js';
 import { refreshTools } from './tools-panel.js';
 import { createTraceEntry, type TraceEntry } from './trace-view.js';
-import type { Health, ToolCallTrace, ToolProgress, ToolStart } from './types.js';
+import type { Health, InputRequestEvent, ToolCallTrace, ToolProgress, ToolStart } from './types.js';
 
 /** The tool list can change (`tools/list_changed`); a slow poll is plenty for a workshop. */
 const TOOLS_REFRESH_MS = 15_000;
@@ -90,6 +93,15 @@ async function ask(message: string): Promise<void> {
           traceList.append(entry.root);
         }
         entry.end(trace);
+      } else if (event === 'input_request') {
+        const request = data as InputRequestEvent;
+        const inputForm = createInputForm(request, () => {
+          status.textContent = 'Answer sent.';
+          input.focus();
+        });
+        traceList.before(inputForm);
+        status.textContent = `${request.server} is asking for your input.`;
+        focusInputForm(inputForm);
       } else if (event === 'done') {
         const done = data as { answer: string; conversationId: string };
         conversationId = done.conversationId;
@@ -103,6 +115,8 @@ async function ask(message: string): Promise<void> {
     turn.append(el('p', { class: 'problem', role: 'alert' }, `Error: ${text}`));
     status.textContent = 'The last message failed.';
   } finally {
+    // The turn is over, so any request for input it raised is over too (answered, cancelled or expired).
+    for (const stale of turn.querySelectorAll('[data-testid=input-form]')) stale.remove();
     if (traceList.childElementCount === 0) traceList.remove();
     busy = false;
     send.disabled = false;

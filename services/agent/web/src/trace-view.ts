@@ -49,9 +49,50 @@ export function createTraceEntry(call: ToolStart): TraceEntry {
         root.append(el('p', { class: 'problem', 'data-testid': 'tool-problem' }, trace.problem.message));
         for (const detail of trace.problem.problems ?? []) root.append(el('p', { class: 'problem' }, detail));
       }
+      const images = mediaFigures(trace, name);
+      if (images) root.append(images);
       root.append(resultViews(trace));
     },
   };
+}
+
+/** The agent only keeps raster types; checked again here so a `data:` URL is never SVG or HTML. */
+const SHOWN_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** The images a tool returned, each with a caption; undefined when there are none. */
+function mediaFigures(trace: ToolCallTrace, name: string): HTMLElement | undefined {
+  const media = (trace.result?.media ?? []).filter(
+    (item) => item.type === 'image' && SHOWN_IMAGE_TYPES.has(item.mimeType),
+  );
+  if (media.length === 0) return undefined;
+  const figures = media.map((item, index) => {
+    const img = el('img', {
+      src: `data:${item.mimeType};base64,${item.data}`,
+      alt: `Image returned by ${name} (${item.mimeType})`,
+      class: 'tool-image',
+      'data-testid': 'tool-image',
+      decoding: 'async',
+    });
+    const caption = el(
+      'figcaption',
+      {},
+      `Image ${index + 1} of ${media.length} · ${item.mimeType} · ${formatBytes(item.data)}`,
+    );
+    return el('figure', { class: 'tool-media-item' }, img, caption);
+  });
+  return el(
+    'div',
+    { class: 'tool-media', 'data-testid': 'tool-media' },
+    el('p', { class: 'label' }, media.length === 1 ? 'Image returned' : 'Images returned'),
+    ...figures,
+  );
+}
+
+/** Decoded size of a base64 string, for the caption. */
+function formatBytes(base64: string): string {
+  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  const bytes = Math.floor((base64.length * 3) / 4) - padding;
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
 }
 
 function resultViews(trace: ToolCallTrace): HTMLElement {

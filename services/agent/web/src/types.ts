@@ -23,7 +23,14 @@ export interface ToolCallTrace extends ToolStart {
   durationMs: number;
   isError: boolean;
   problem?: { kind: string; message: string; problems?: string[] };
-  result?: { isError: boolean; structuredContent?: unknown; text: string[]; otherContent: string[] };
+  result?: {
+    isError: boolean;
+    structuredContent?: unknown;
+    text: string[];
+    otherContent: string[];
+    /** Images the agent kept for display: PNG, JPEG, GIF or WebP only, already size-checked. */
+    media?: { type: 'image'; mimeType: string; data: string }[];
+  };
   sentToModel: string;
   sentAs: string;
   truncated: boolean;
@@ -42,4 +49,12 @@ export interface Tool {
   title?: string;
   description?: string;
   inputSchema: unknown;
+}
+
+/** A tool asks the person for input (MCP elicitation); answer at `POST /api/input/:id`. */
+export interface InputRequestEvent {
+  id: string;
+  server: string;
+  message: string;
+  schema: { type?: string; properties?: Record<string, unknown>; required?: unknown };
 }
