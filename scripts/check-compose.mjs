@@ -27,12 +27,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
+import { freePort, stopChild } from './lib/processes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const COMPOSE_FILE = path.join(ROOT, 'docker-compose.yml');
@@ -290,17 +290,6 @@ function dockerignore() {
 // ---------------------------------------------------------------------------------------------
 // Processes
 
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise((resolve, reject) => {
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 /** GET with an explicit Host header (fetch cannot set one). */
 function get(url, host) {
   const target = new URL(url);
@@ -363,20 +352,9 @@ function startProcess(label, argv, { cwd, env }) {
   return handle;
 }
 
-async function stopProcess(handle) {
+function stopProcess(handle) {
   children.delete(handle);
-  if (handle.child.exitCode !== null || handle.child.signalCode !== null) return;
-  handle.child.kill('SIGTERM');
-  let timer;
-  const timeout = new Promise((resolve) => {
-    timer = setTimeout(resolve, SHUTDOWN_TIMEOUT_MS);
-  });
-  const outcome = await Promise.race([handle.exited, timeout]);
-  clearTimeout(timer);
-  if (!outcome) {
-    handle.child.kill('SIGKILL');
-    await handle.exited;
-  }
+  return stopChild(handle, SHUTDOWN_TIMEOUT_MS);
 }
 
 async function waitHealthy(handle, url) {

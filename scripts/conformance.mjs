@@ -13,11 +13,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freePort, stopChild } from './lib/processes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_ENTRY = path.join(ROOT, 'services/mcp-server/dist/index.js');
@@ -67,17 +67,6 @@ function findSuiteNode() {
     `The conformance suite needs Node >= ${SUITE_MIN_NODE_MAJOR}, and this is Node ${process.version}. ` +
       'On Linux x64 `pnpm install` provides one (tools/node22); elsewhere run this script with Node 22 or newer.',
   );
-}
-
-async function findFreePort() {
-  const probe = net.createServer();
-  await new Promise((resolve, reject) => {
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /**
@@ -135,18 +124,10 @@ async function waitForHealth(baseUrl, server) {
   );
 }
 
-async function stopServer(server) {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
-  server.child.kill('SIGTERM');
-  const stopped = await Promise.race([
-    server.exited.then(() => true),
-    sleep(SHUTDOWN_TIMEOUT_MS).then(() => false),
-  ]);
-  if (!stopped) {
-    console.error(`The server did not stop within ${SHUTDOWN_TIMEOUT_MS} ms of SIGTERM; killing it.`);
-    server.child.kill('SIGKILL');
-    await server.exited;
-  }
+function stopServer(server) {
+  return stopChild(server, SHUTDOWN_TIMEOUT_MS, () =>
+    console.error(`The server did not stop within ${SHUTDOWN_TIMEOUT_MS} ms of SIGTERM; killing it.`),
+  );
 }
 
 /** Runs the suite CLI once; resolves with its exit code (1 if it had to be killed). */
@@ -214,7 +195,7 @@ async function main() {
   const { values } = parseArgs({ options: { default: { type: 'boolean', default: false } }, strict: true });
   const fixtures = !values.default;
   const suiteNode = findSuiteNode();
-  const port = await findFreePort();
+  const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-'));
   const dataDir = path.join(workDir, 'data');

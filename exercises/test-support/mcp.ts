@@ -3,14 +3,17 @@
  * Connects the official MCP client to a fresh `McpServer` holding only what an exercise registers,
  * over the SDK's in-process transport: the same validation and wire shapes as a real client.
  */
-import { createSilentLogger, type ToolDeps, type WorkshopTool } from '@mcp-workshop/mcp-server';
+import {
+  connectInProcess,
+  createSilentLogger,
+  type InProcessConnection,
+  type ToolDeps,
+  type WorkshopTool,
+} from '@mcp-workshop/mcp-server';
 import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+import { McpServer } from '@modelcontextprotocol/server';
 
-export interface Connected {
-  client: Client;
-  close(): Promise<void>;
-}
+export type Connected = InProcessConnection;
 
 /** Deps for exercise tools: a silent logger and a fixed clock; anything else fails loudly. */
 export function exerciseDeps(): ToolDeps {
@@ -33,17 +36,7 @@ export function exerciseDeps(): ToolDeps {
 export async function connect(register: (server: McpServer) => void): Promise<Connected> {
   const server = new McpServer({ name: 'exercise', version: '0.0.0' });
   register(server);
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'exercise-check', version: '0.0.0' });
-  await server.connect(serverTransport);
-  await client.connect(clientTransport);
-  return {
-    client,
-    async close() {
-      await client.close();
-      await server.close();
-    },
-  };
+  return connectInProcess(server, new Client({ name: 'exercise-check', version: '0.0.0' }));
 }
 
 /** A server with these workshop tools (built with `defineTool`), and a client connected to it. */

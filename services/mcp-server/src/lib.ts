@@ -8,6 +8,8 @@ export type { ServerEnv } from './env.js';
 export { DEFAULT_DATA_DIR, loadEnv } from './env.js';
 export type { AppOptions, WorkshopApp } from './http/app.js';
 export { createApp, MAX_BODY_BYTES } from './http/app.js';
+export type { InProcessConnection } from './in-process.js';
+export { connectInProcess } from './in-process.js';
 export type { LocalServer, LocalServerOptions } from './local-server.js';
 export { startLocalServer } from './local-server.js';
 export { createLogger, createSilentLogger } from './logger.js';

@@ -1,6 +1,5 @@
-import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { connectInProcess } from './in-process.js';
 import { createMcpServer } from './server.js';
 import { testDeps } from './test-support/in-memory.js';
 import { tools } from './tools/index.js';
@@ -9,17 +8,10 @@ describe('createMcpServer', () => {
   let close: (() => Promise<void>) | undefined;
   afterEach(async () => close?.());
 
-  const connect = async (pageSize: number) => {
-    const server = createMcpServer(testDeps(), { pageSize });
-    const client = new Client({ name: 'paging', version: '0' });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(b);
-    await client.connect(a);
-    close = async () => {
-      await client.close();
-      await server.close();
-    };
-    return client;
+  const connect = async (pageSize?: number) => {
+    const connection = await connectInProcess(createMcpServer(testDeps(), { pageSize }));
+    close = connection.close;
+    return connection.client;
   };
 
   it('pages tools/list with nextCursor at the configured size, with no duplicates', async () => {
@@ -50,15 +42,7 @@ describe('createMcpServer', () => {
   });
 
   it('returns everything on one page, without nextCursor, at the default size', async () => {
-    const server = createMcpServer(testDeps());
-    const client = new Client({ name: 'paging', version: '0' });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(b);
-    await client.connect(a);
-    close = async () => {
-      await client.close();
-      await server.close();
-    };
+    const client = await connect();
     const page = await client.listTools();
     expect(page.tools).toHaveLength(tools.length);
     expect(page.nextCursor).toBeUndefined();

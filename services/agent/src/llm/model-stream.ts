@@ -4,6 +4,8 @@
  * (`openai-chat.ts`, `openai-responses.ts`). Errors from the API become `ModelError`s; errors
  * thrown by the caller's `onTextDelta` pass through untouched. Test: `openai-providers.test.ts`.
  */
+
+import type OpenAI from 'openai';
 import { ModelAbortedError, outputTooLongError, stalledStreamError, toModelError } from './errors.js';
 import type { ModelDescription, ModelRequest } from './provider.js';
 
@@ -96,4 +98,12 @@ async function nextWithin<T>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What both OpenAI providers (Chat Completions and Responses) are built from. */
+export interface OpenAIProviderOptions {
+  client: OpenAI;
+  description: ModelDescription;
+  /** Overrides `MODEL_STREAM_IDLE_TIMEOUT_MS`; tests use a short one. */
+  idleTimeoutMs?: number;
 }

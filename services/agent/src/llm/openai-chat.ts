@@ -5,31 +5,16 @@
  * Responses API twin is `openai-responses.ts`. Tests: `openai-chat.test.ts`, `openai-providers.test.ts`.
  */
 import { randomUUID } from 'node:crypto';
-import type OpenAI from 'openai';
 import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionFunctionTool,
 } from 'openai/resources/chat/completions';
-import { readModelStream } from './model-stream.js';
-import type {
-  FunctionSpec,
-  ModelDescription,
-  ModelProvider,
-  ModelRequest,
-  ModelToolCall,
-  ModelTurn,
-} from './provider.js';
-
-export interface ChatProviderOptions {
-  client: OpenAI;
-  description: ModelDescription;
-  /** Overrides `MODEL_STREAM_IDLE_TIMEOUT_MS`; tests use a short one. */
-  idleTimeoutMs?: number;
-}
+import { type OpenAIProviderOptions, readModelStream } from './model-stream.js';
+import type { FunctionSpec, ModelProvider, ModelRequest, ModelToolCall, ModelTurn } from './provider.js';
 
 /** A provider that streams each turn from `POST {baseURL}/chat/completions`. */
-export function createChatProvider(options: ChatProviderOptions): ModelProvider {
+export function createChatProvider(options: OpenAIProviderOptions): ModelProvider {
   const { client, description } = options;
   return {
     description,

@@ -1,10 +1,3 @@
-/**
- * @module llm/openai-responses
- * The model provider for OpenAI's Responses API (`OPENAI_API=responses`). The conversation stays in
- * Chat Completions form (see `provider.ts`); this file translates it at the edge, with pure functions.
- * Its Chat Completions twin is `openai-chat.ts`. Tests: `openai-responses.test.ts`, `openai-providers.test.ts`.
- */
-import type OpenAI from 'openai';
 import type {
   ChatCompletionContentPart,
   ChatCompletionContentPartRefusal,
@@ -19,26 +12,18 @@ import type {
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
 import { ModelResponseError } from './errors.js';
-import { readModelStream } from './model-stream.js';
+import { type OpenAIProviderOptions, readModelStream } from './model-stream.js';
 import type {
   ChatMessage,
   FunctionSpec,
-  ModelDescription,
   ModelProvider,
   ModelRequest,
   ModelToolCall,
   ModelTurn,
 } from './provider.js';
 
-export interface ResponsesProviderOptions {
-  client: OpenAI;
-  description: ModelDescription;
-  /** Overrides `MODEL_STREAM_IDLE_TIMEOUT_MS`; tests use a short one. */
-  idleTimeoutMs?: number;
-}
-
 /** A provider that streams each turn from `POST {baseURL}/responses`. */
-export function createResponsesProvider(options: ResponsesProviderOptions): ModelProvider {
+export function createResponsesProvider(options: OpenAIProviderOptions): ModelProvider {
   const { client, description } = options;
   return {
     description,

@@ -7,8 +7,9 @@
  */
 import { isPlainObject } from '@mcp-workshop/shared';
 import { Client, ProtocolError } from '@modelcontextprotocol/client';
-import { InMemoryTransport, type McpServer } from '@modelcontextprotocol/server';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { Router } from 'express';
+import { connectInProcess } from '../in-process.js';
 import type { Logger } from '../logger.js';
 import { SERVER_VERSION } from '../version.js';
 
@@ -17,16 +18,14 @@ const MAX_LIST_PAGES = 100;
 const INVALID_PARAMS = -32602;
 
 async function withClient<T>(buildServer: () => McpServer, use: (client: Client) => Promise<T>): Promise<T> {
-  const server = buildServer();
-  const client = new Client({ name: 'mcp-workshop-curl-path', version: SERVER_VERSION });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  await client.connect(clientSide);
+  const connection = await connectInProcess(
+    buildServer(),
+    new Client({ name: 'mcp-workshop-curl-path', version: SERVER_VERSION }),
+  );
   try {
-    return await use(client);
+    return await use(connection.client);
   } finally {
-    await client.close();
-    await server.close();
+    await connection.close();
   }
 }
 

@@ -1,7 +1,6 @@
 import { ContentBlockSchema } from '@mcp-workshop/shared';
-import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectInProcess } from '../in-process.js';
 import { createMcpServer } from '../server.js';
 import { prompts } from './index.js';
 import { createPromptFixture, type PromptFixture } from './test-support/fixture.js';
@@ -18,16 +17,11 @@ describe('registerPrompts', () => {
   });
 
   const connect = async (pageSize?: number) => {
-    const server = createMcpServer(fixture.deps, pageSize === undefined ? {} : { pageSize });
-    const client = new Client({ name: 'prompts-test', version: '0.0.0' });
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverTransport);
-    await client.connect(clientTransport);
-    close = async () => {
-      await client.close();
-      await server.close();
-    };
-    return client;
+    const connection = await connectInProcess(
+      createMcpServer(fixture.deps, pageSize === undefined ? {} : { pageSize }),
+    );
+    close = connection.close;
+    return connection.client;
   };
 
   it('declares prompts with listChanged false and completions in initialize', async () => {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectInProcess } from '../in-process.js';
 import { createSilentLogger } from '../logger.js';
 import { openTaskStore } from '../tasks/sqlite-store.js';
 import { testDeps } from '../test-support/in-memory.js';
@@ -15,15 +15,11 @@ async function connectWithAdrDir(adrDir: string, dataDir: string) {
   const tasks = openTaskStore({ dataDir, logger: createSilentLogger() });
   const server = new McpServer({ name: 'adr-test', version: '0' });
   registerResources(server, testDeps({ tasks }), { pageSize: 50, adrDir });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'adr-test', version: '0' });
-  await server.connect(serverTransport);
-  await client.connect(clientTransport);
+  const connection = await connectInProcess(server);
   return {
-    client,
+    client: connection.client,
     async close() {
-      await client.close();
-      await server.close();
+      await connection.close();
       tasks.close();
     },
   };

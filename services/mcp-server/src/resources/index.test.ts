@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectInProcess } from '../in-process.js';
 import { createSilentLogger } from '../logger.js';
 import { createMcpServer } from '../server.js';
 import { announceTaskChanges, createTaskEvents } from '../tasks/events.js';
@@ -21,14 +21,9 @@ describe('registerResources', () => {
   async function connect(pageSize?: number) {
     const taskEvents = createTaskEvents();
     const server = createMcpServer(testDeps({ tasks: store, taskEvents }), { pageSize });
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    client = new Client({ name: 'resources-test', version: '0' });
-    await server.connect(serverTransport);
-    await client.connect(clientTransport);
-    close = async () => {
-      await client.close();
-      await server.close();
-    };
+    const connection = await connectInProcess(server);
+    client = connection.client;
+    close = connection.close;
   }
 
   beforeEach(() => {

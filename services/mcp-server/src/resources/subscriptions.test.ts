@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { connectInProcess } from '../in-process.js';
 import { createSilentLogger } from '../logger.js';
 import { createMcpServer } from '../server.js';
 import { announceTaskChanges, createTaskEvents, type TaskEvents } from '../tasks/events.js';
@@ -178,14 +178,9 @@ describe('resource subscription listeners', () => {
     const deps = testDeps({ tasks: store, taskEvents });
     try {
       for (let i = 0; i < 200; i += 1) {
-        const server = createMcpServer(deps);
-        const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-        const client = new Client({ name: 'leak-test', version: '0' });
-        await server.connect(serverTransport);
-        await client.connect(clientTransport);
+        const { client, close } = await connectInProcess(createMcpServer(deps));
         await client.subscribeResource({ uri: `tasks://${task.id}` });
-        await client.close();
-        await server.close();
+        await close();
       }
       expect(listenerCount(taskEvents)).toBe(0);
     } finally {

@@ -4,16 +4,13 @@
  * tests exercise the same validation and wire shapes as a real client, without a socket.
  */
 import { Client, type ClientOptions } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { connectInProcess, type InProcessConnection } from '../in-process.js';
 import { createSilentLogger } from '../logger.js';
 import { createMcpServer, type McpServerOptions } from '../server.js';
 import { createTaskEvents } from '../tasks/events.js';
 import type { ToolDeps } from '../tools/deps.js';
 
-export interface Connected {
-  client: Client;
-  close(): Promise<void>;
-}
+export type Connected = InProcessConnection;
 
 export interface ConnectOptions {
   /** Passed to `createMcpServer`, e.g. `{ conformance: true }`. */
@@ -24,18 +21,10 @@ export interface ConnectOptions {
 
 /** Opens a client on a new server built from `deps`. Always `await close()` (use afterEach). */
 export async function connectInMemory(deps: ToolDeps, options: ConnectOptions = {}): Promise<Connected> {
-  const server = createMcpServer(deps, options.server);
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'workshop-test', version: '0.0.0' }, options.client);
-  await server.connect(serverTransport);
-  await client.connect(clientTransport);
-  return {
-    client,
-    async close() {
-      await client.close();
-      await server.close();
-    },
-  };
+  return connectInProcess(
+    createMcpServer(deps, options.server),
+    new Client({ name: 'workshop-test', version: '0.0.0' }, options.client),
+  );
 }
 
 /** Deps that fail loudly if a test touches something it did not set up. */

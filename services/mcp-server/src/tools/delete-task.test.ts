@@ -9,8 +9,8 @@ import {
   type ElicitResult,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectInProcess } from '../in-process.js';
 import { createSilentLogger } from '../logger.js';
 import { createMcpServer } from '../server.js';
 import { openTaskStore } from '../tasks/sqlite-store.js';
@@ -42,17 +42,7 @@ async function connectAsking(store: TaskStore, capabilities: ClientCapabilities,
       return answer();
     });
   }
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  await client.connect(clientSide);
-  return {
-    client,
-    asked,
-    async close() {
-      await client.close();
-      await server.close();
-    },
-  };
+  return { ...(await connectInProcess(server, client)), asked };
 }
 
 describe('delete_task', () => {

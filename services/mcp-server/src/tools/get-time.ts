@@ -5,6 +5,7 @@
  */
 import { fail, ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
+import { wallClock } from '../zoned-time.js';
 import { defineTool } from './define-tool.js';
 
 /** IANA names are short ("America/Argentina/ComodRivadavia" is among the longest); this caps hostile input. */
@@ -49,7 +50,7 @@ export const getTime = defineTool({
       );
     }
     const now = deps.now();
-    const parts = localParts(now, zone);
+    const parts = wallClock(now, zone);
     const offset = formatOffset(parts.offsetMinutes);
     return ok({
       timezone: zone,
@@ -70,30 +71,6 @@ function canonicalZone(name: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function localParts(at: Date, timeZone: string) {
-  const fields = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      weekday: 'long',
-    })
-      .formatToParts(at)
-      .map((part) => [part.type, part.value]),
-  );
-  const date = `${fields.year}-${fields.month}-${fields.day}`;
-  const time = `${fields.hour}:${fields.minute}:${fields.second}`;
-  // The wall-clock time read as if it were UTC, minus the real instant, is the zone's offset.
-  const wallAsUtc = Date.parse(`${date}T${time}Z`);
-  const offsetMinutes = Math.round((wallAsUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
-  return { date, time, weekday: String(fields.weekday), offsetMinutes };
 }
 
 function formatOffset(totalMinutes: number): string {

@@ -2,6 +2,7 @@
  * MCP logging (`notifications/message`) from tools: the `log` helper `defineTool` hands every
  * tool, and the levels the example tools log at. Partner: `define-tool.ts`.
  */
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,9 +12,10 @@ import {
   type LoggingMessageNotificationParams,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { connectInProcess } from '../in-process.js';
 import { createSilentLogger } from '../logger.js';
 import { openTaskStore } from '../tasks/sqlite-store.js';
 import type { TaskStore } from '../tasks/store.js';
@@ -50,11 +52,7 @@ async function connectProbe(logging: boolean) {
     { capabilities: logging ? { logging: {} } : {} },
   );
   probe.register(server, testDeps());
-  const client = new Client({ name: 'probe-client', version: '0' });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  await client.connect(clientSide);
-  return { client, close: () => Promise.all([client.close(), server.close()]) };
+  return connectInProcess(server, new Client({ name: 'probe-client', version: '0' }));
 }
 
 function collectLogs(client: Client): LoggingMessageNotificationParams[] {

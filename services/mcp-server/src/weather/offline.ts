@@ -5,6 +5,7 @@
  * numbers, because each day's random draws are seeded from the two. Test: `offline.test.ts`.
  */
 import { ToolError } from '@mcp-workshop/shared';
+import { wallClock } from '../zoned-time.js';
 import type { City } from './cities.js';
 import { findCity, unknownPlaceMessage } from './lookup.js';
 import {
@@ -154,23 +155,8 @@ export function apparentTemperature(tempC: number, humidityPercent: number, wind
 
 /** Today's date and the fractional hour in a zone, e.g. { date: "2026-07-28", hour: 14.5 }. */
 export function localDateAndHour(at: Date, timeZone: string): { date: string; hour: number } {
-  const fields = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    })
-      .formatToParts(at)
-      .map((part) => [part.type, part.value]),
-  );
-  return {
-    date: `${fields.year}-${fields.month}-${fields.day}`,
-    hour: Number(fields.hour) + Number(fields.minute) / 60,
-  };
+  const clock = wallClock(at, timeZone);
+  return { date: clock.date, hour: clock.hour + clock.minute / 60 };
 }
 
 function addDays(date: string, days: number): string {

@@ -1,0 +1,36 @@
+/**
+ * Child-process helpers shared by scripts/conformance.mjs and scripts/check-compose.mjs.
+ */
+import net from 'node:net';
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export async function freePort() {
+  const probe = net.createServer();
+  await new Promise((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * Stops `{ child, exited }` (exited: a promise of the exit): SIGTERM, then SIGKILL if it has not
+ * exited within `graceMs`. Resolves once it is gone; `onKill` is told when SIGKILL was needed.
+ */
+export async function stopChild({ child, exited }, graceMs, onKill = () => {}) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  let timer;
+  const grace = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(false), graceMs);
+  });
+  const stopped = await Promise.race([exited.then(() => true), grace]);
+  clearTimeout(timer);
+  if (!stopped) {
+    onKill();
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
