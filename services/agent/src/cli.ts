@@ -17,8 +17,10 @@ const USAGE = `Usage:
   pnpm ask [--json] "your question"   one question, with a trace of every tool call
   pnpm chat                            a conversation; type /new to start over, /exit to quit
 
-With no OPENAI_API_KEY the offline demo model answers (a scripted stand-in, not a language model).
-Nothing running at MCP_SERVER_URL (default http://127.0.0.1:3000/mcp)? The workshop server starts in-process.`;
+With no OPENAI_API_KEY and no OPENAI_BASE_URL, the offline demo model at DEMO_MODEL_URL answers
+(a scripted stand-in, not a language model). The MCP server is MCP_SERVER_URL
+(default http://127.0.0.1:3000/mcp). From the repository root, \`pnpm ask\` and \`pnpm chat\` start
+whichever of the two is not running.`;
 
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -46,12 +48,10 @@ async function main(): Promise<number> {
       env,
       logger,
       onInput: declineInput,
-      startServerIfMissing: true,
       connectAttempts: 1,
     });
     try {
       if (!values.json) {
-        for (const note of runtime.notes) console.log(`note:   ${note}`);
         console.log(formatHeader(runtime.model.description, runtime.hub.servers()));
         console.log(`\nquestion: ${question}`);
       }
@@ -72,11 +72,9 @@ async function main(): Promise<number> {
     env,
     logger,
     onInput: terminalInput(rl, console.log),
-    startServerIfMissing: true,
     connectAttempts: 1,
   });
   try {
-    for (const note of runtime.notes) console.log(`note:   ${note}`);
     console.log(formatHeader(runtime.model.description, runtime.hub.servers()));
     console.log('Type a question. /new starts a new conversation, /exit quits.\n');
     let conversationId: string | undefined;

@@ -5,7 +5,6 @@
  * records every request. Expected messages are literal strings, so a change in the rules of
  * `resultToModel` (packages/shared/src/to-model.ts) or in the loop's error texts fails here.
  */
-import type { LocalServer } from '@mcp-workshop/mcp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentSettings } from './loop.js';
 import type { QualifiedMcpHub } from './mcp/hub.js';
@@ -30,6 +29,7 @@ import {
   toolMessages,
 } from './test-support/scripted-openai.js';
 import type { TurnResult } from './trace.js';
+import type { WorkshopProcess } from './test-support/workshop-process.js';
 
 const OPENAI_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Long enough to see a real answer, short enough for the timeout case to stay quick. */
@@ -37,7 +37,7 @@ const SHORT_TOOL_TIMEOUT_MS = 500;
 /** The most a test waits for the minimal server to notice a cancelled call. */
 const CANCEL_NOTICE_MS = 3_000;
 
-let workshop: LocalServer;
+let workshop: WorkshopProcess;
 let minimal: MinimalMcpServer;
 let hub: QualifiedMcpHub;
 let openai: ScriptedOpenAI;
@@ -312,7 +312,9 @@ describe('tool results sent to the model (workshop server)', () => {
     expect(content).toBe(
       '{"error":"Invalid arguments for add_task: /title: must be string. Fix them and call again.","problems":["/title: must be string"]}',
     );
-    expect(workshop.deps.tasks.list('all')).toEqual([]);
+    // Ask the server itself, over MCP, whether anything was written.
+    const listed = await hub.callTool('workshop', 'list_tasks', {}, { timeoutMs: 5_000 });
+    expect(listed).toMatchObject({ result: { structuredContent: { count: 0 } } });
   });
 
   it('removes the nulls strict mode made the model send for optional fields', async () => {

@@ -1,14 +1,10 @@
 /**
  * @module demo
- * `pnpm demo`: the whole workshop in one command, offline. It starts the MCP server (with a
- * throw-away task database), the offline demo model when there is no OPENAI_API_KEY, and the
- * agent; asks a few questions that show a structured result, a list, an error the model
- * recovers from, and a write; prints every trace; and exits 0.
+ * The agent's half of `pnpm demo`: asks a few questions that show a structured result, a list, an
+ * error the model recovers from, and a write; prints every trace; and exits 0. The launcher
+ * (tools/launcher) starts the MCP server with a throw-away task database, and the offline demo
+ * model when no model is configured, then runs this with MCP_SERVER_URL pointing at that server.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startLocalServer } from '@mcp-workshop/mcp-server';
 import { loadAgentEnv } from './env.js';
 import { formatHeader, formatTurn } from './format.js';
 import { declineInput } from './input.js';
@@ -24,16 +20,11 @@ export const DEMO_QUESTIONS = [
 ];
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mcp-workshop-demo-'));
+  const env = loadAgentEnv();
   const logger = createLogger('warn');
-  const server = await startLocalServer({ dataDir, logger });
-  // The demo always uses the server it just started, whatever MCP_SERVER_URL says.
-  const env = { ...loadAgentEnv(), MCP_SERVER_URL: server.mcpUrl, MCP_SERVERS_CONFIG: undefined };
   const runtime = await startRuntime({ env, logger, onInput: declineInput, connectAttempts: 3 });
   try {
     console.log('MCP workshop demo: the agent, the MCP server and the model, on this machine.\n');
-    console.log(`note:   started the workshop MCP server at ${server.mcpUrl} (temporary task database)`);
-    for (const note of runtime.notes) console.log(`note:   ${note}`);
     console.log(formatHeader(runtime.model.description, runtime.hub.servers()));
     for (const [index, { shows, question }] of DEMO_QUESTIONS.entries()) {
       console.log(`\n━━ ${index + 1}/${DEMO_QUESTIONS.length}: ${shows}`);
@@ -46,8 +37,6 @@ async function main(): Promise<void> {
     );
   } finally {
     await runtime.close();
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -6,6 +6,9 @@
 import { parseEnv } from '@mcp-workshop/shared';
 import { z } from 'zod';
 
+/** Where `pnpm start` runs the demo model (services/demo-model); docker-compose points at its own. */
+export const DEFAULT_DEMO_MODEL_URL = 'http://127.0.0.1:3002/v1';
+
 const optionalText = z.string().optional();
 const commaList = z.string().transform((value) =>
   value
@@ -26,15 +29,10 @@ const EnvSchema = z.object({
   OPENAI_API: z.enum(['chat', 'responses']).default('chat'),
   DEMO_MODEL_URL: z
     .url()
-    .optional()
-    .describe('An already running demo model (e.g. the docker-compose service).'),
-  DEMO_MODEL_HOST: z
-    .string()
-    .default('127.0.0.1')
+    .default(DEFAULT_DEMO_MODEL_URL)
     .describe(
-      'Interface of the stand-alone demo model (demo-model/main.ts); 0.0.0.0 only inside a container.',
+      'The offline demo model, used while OPENAI_API_KEY and OPENAI_BASE_URL are unset; `pnpm ask` starts one when nothing answers.',
     ),
-  DEMO_MODEL_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
   AGENT_HOST: z.string().default('127.0.0.1'),
   AGENT_PORT: z.coerce.number().int().min(0).max(65_535).default(3001),
   AGENT_ALLOWED_HOSTS: commaList

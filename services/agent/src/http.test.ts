@@ -7,19 +7,19 @@
 import type { Server } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { LocalServer } from '@mcp-workshop/mcp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentApp } from './http.js';
 import { createSilentLogger } from './logger.js';
 import type { Agent } from './loop.js';
 import type { QualifiedMcpHub } from './mcp/hub.js';
 import { connectHub, createTestAgent, scriptedModel, startWorkshop } from './test-support/harness.js';
+import type { WorkshopProcess } from './test-support/workshop-process.js';
 import { type MinimalMcpServer, startMinimalMcpServer } from './test-support/minimal-mcp-server.js';
 import { type ScriptedOpenAI, startScriptedOpenAI } from './test-support/scripted-openai.js';
 
 const MAX_BODY_BYTES = 256 * 1024;
 
-let workshop: LocalServer;
+let workshop: WorkshopProcess;
 let minimal: MinimalMcpServer;
 let hub: QualifiedMcpHub;
 let openai: ScriptedOpenAI;

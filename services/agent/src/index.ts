@@ -17,7 +17,6 @@ async function main(): Promise<void> {
   // Tools' requests for input go to the open chat page; with no page open they are declined.
   const inputBroker = createInputBroker();
   const runtime = await startRuntime({ env, logger, onInput: inputBroker.handler });
-  for (const note of runtime.notes) logger.info(note);
   const app = createAgentApp({
     agent: runtime.agent,
     hub: runtime.hub,

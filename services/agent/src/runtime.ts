@@ -1,12 +1,11 @@
 /**
  * @module runtime
- * Wires the agent together from a validated environment: the model (starting the offline demo
- * model in-process when there is no key and no base URL), the MCP servers (with retries), and
- * the loop. The CLI, the HTTP entry and the demo all start here.
+ * Wires the agent together from a validated environment: the model (OpenAI, any OpenAI-compatible
+ * base URL, or the offline demo model at DEMO_MODEL_URL), the MCP servers (with retries), and the
+ * loop. It starts no other service: the agent reaches every model and server over its protocol.
+ * The CLI, the HTTP entry and the demo all start here.
  */
-import { DEFAULT_DATA_DIR, startLocalServer } from '@mcp-workshop/mcp-server';
 import { ConversationStore } from './conversations.js';
-import { startDemoModel } from './demo-model/start.js';
 import type { AgentEnv } from './env.js';
 import { createModelProvider } from './llm/create-provider.js';
 import type { ModelProvider } from './llm/provider.js';
@@ -18,7 +17,6 @@ import {
   connectServer,
   defaultServerSpecs,
   loadServersConfig,
-  McpConnectError,
   type ServerSpec,
 } from './mcp/index.js';
 import type { InputHandler, McpHub } from './types.js';
@@ -34,11 +32,6 @@ export interface RuntimeOptions {
   logger: Logger;
   /** How a tool's request for input reaches the person. */
   onInput: InputHandler;
-  /**
-   * When nothing answers at the default MCP_SERVER_URL, start the workshop server in-process
-   * (the CLI and the demo do; the long-running HTTP agent retries instead).
-   */
-  startServerIfMissing?: boolean;
   /** Overrides the connect retries (the HTTP agent waits for docker-compose; the CLI does not). */
   connectAttempts?: number;
 }
@@ -47,26 +40,28 @@ export interface Runtime {
   agent: Agent;
   hub: McpHub;
   model: ModelProvider;
-  /** Notes for the trace, e.g. that the demo model or the server was started in-process. */
-  notes: string[];
   close(): Promise<void>;
 }
 
-const DEFAULT_MCP_URL = 'http://127.0.0.1:3000/mcp';
 /** A server's `instructions` go into the system prompt; a chatty server must not crowd out the question. */
 const MAX_INSTRUCTIONS_CHARS = 2_000;
 
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { env, logger } = options;
-  const notes: string[] = [];
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
     for (const closer of closers.reverse()) await closer().catch(() => undefined);
   };
 
   try {
-    const model = await startModel(env, notes, closers);
-    const servers = await connectServers(options, notes, closers);
+    const model = createModelProvider({
+      apiKey: env.OPENAI_API_KEY,
+      baseUrl: env.OPENAI_BASE_URL,
+      model: env.OPENAI_MODEL,
+      api: env.OPENAI_API,
+      demoBaseUrl: env.DEMO_MODEL_URL,
+    });
+    const servers = await connectServers(options, closers);
     const hub = createMcpHub(servers, logger);
     closers.push(() => hub.close());
     const guides = hub
@@ -87,36 +82,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         systemPrompt: [SYSTEM_PROMPT, ...guides].join('\n\n'),
       },
     });
-    return { agent, hub, model, notes, close };
+    return { agent, hub, model, close };
   } catch (error) {
     await close();
     throw error;
   }
 }
 
-async function startModel(env: AgentEnv, notes: string[], closers: Array<() => Promise<void>>) {
-  let demoBaseUrl = env.DEMO_MODEL_URL;
-  if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL && !demoBaseUrl) {
-    const demo = await startDemoModel({ host: '127.0.0.1', port: env.DEMO_MODEL_PORT });
-    closers.push(() => demo.close());
-    demoBaseUrl = demo.url;
-    notes.push(
-      `No OPENAI_API_KEY or OPENAI_BASE_URL: started the offline demo model at ${demo.url}. ` +
-        'It is a scripted stand-in, not a language model.',
-    );
-  }
-  return createModelProvider({
-    apiKey: env.OPENAI_API_KEY,
-    baseUrl: env.OPENAI_BASE_URL,
-    model: env.OPENAI_MODEL,
-    api: env.OPENAI_API,
-    demoBaseUrl,
-  });
-}
-
 async function connectServers(
   options: RuntimeOptions,
-  notes: string[],
   closers: Array<() => Promise<void>>,
 ): Promise<ConnectedServer[]> {
   const { env, logger, onInput } = options;
@@ -127,30 +101,14 @@ async function connectServers(
   const attempts = options.connectAttempts ?? env.MCP_CONNECT_ATTEMPTS;
   const connected: ConnectedServer[] = [];
   for (const spec of specs) {
-    try {
-      const server = await connectServer(spec, {
-        clientInfo,
-        onInput,
-        logger,
-        retry: { attempts, initialDelayMs: 250, maxDelayMs: 4_000 },
-      });
-      connected.push(server);
-      closers.push(() => server.close());
-    } catch (error) {
-      const isDefault = !env.MCP_SERVERS_CONFIG && env.MCP_SERVER_URL === DEFAULT_MCP_URL;
-      if (!(options.startServerIfMissing && isDefault && error instanceof McpConnectError)) throw error;
-      const local = await startLocalServer({ dataDir: DEFAULT_DATA_DIR, logger });
-      closers.push(() => local.close());
-      notes.push(
-        `Nothing answered at ${DEFAULT_MCP_URL}: started the workshop MCP server in-process at ${local.mcpUrl}.`,
-      );
-      const server = await connectServer(
-        { transport: 'http', name: spec.name, url: local.mcpUrl },
-        { clientInfo, onInput, logger, retry: { attempts: 1, initialDelayMs: 0, maxDelayMs: 0 } },
-      );
-      connected.push(server);
-      closers.push(() => server.close());
-    }
+    const server = await connectServer(spec, {
+      clientInfo,
+      onInput,
+      logger,
+      retry: { attempts, initialDelayMs: 250, maxDelayMs: 4_000 },
+    });
+    connected.push(server);
+    closers.push(() => server.close());
   }
   return connected;
 }

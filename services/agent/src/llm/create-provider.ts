@@ -5,15 +5,14 @@
  * decision; `createModelProvider` builds the client around it. Test: `create-provider.test.ts`.
  */
 import OpenAI from 'openai';
-import { DEMO_MODEL_ID } from '../demo-model/types.js';
 import { createChatProvider } from './openai-chat.js';
 import { createResponsesProvider } from './openai-responses.js';
 import type { ModelDescription, ModelProvider } from './provider.js';
 
 /** Cheap, fast and good at tool calls: a sensible default for a workshop. */
 export const DEFAULT_OPENAI_MODEL = 'gpt-4.1-mini';
-/** The demo server answers to any model name; this one shows up in traces. */
-export const DEMO_MODEL = DEMO_MODEL_ID;
+/** The demo model answers to any model name; this one shows up in traces. */
+export const DEMO_MODEL = 'offline-demo-model';
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 /** Ollama and LM Studio ignore the key, but the `openai` client refuses to start without one. */
 export const PLACEHOLDER_API_KEY = 'not-needed';

@@ -63,9 +63,17 @@ describe('toModelError', () => {
     expect(error).toBeInstanceOf(ModelUnreachableError);
     expect(error.message).toBe(
       'Could not reach the model API at http://127.0.0.1:11434/v1 (connection refused). ' +
-        'Is Ollama / LM Studio / the demo model running? Check OPENAI_BASE_URL.',
+        'Is Ollama / LM Studio running? Check OPENAI_BASE_URL.',
     );
     expect((error as ModelUnreachableError).reason).toBe('connection refused');
+  });
+
+  it('says how to start the offline demo model when it does not answer', () => {
+    const demo = { ...local, kind: 'demo' as const, baseUrl: 'http://127.0.0.1:3002/v1' };
+    const error = toModelError(networkError('ECONNREFUSED'), demo);
+    expect(error.message).toMatch(/^Could not reach the model API at http:\/\/127\.0\.0\.1:3002\/v1 \(connection refused\)\./);
+    expect(error.message).toMatch(/`pnpm ask` and `pnpm chat` start it for you/);
+    expect(error.message).toMatch(/DEMO_MODEL_URL/);
   });
 
   it('reports an unknown host, and points OpenAI users at their network', () => {

@@ -190,12 +190,15 @@ function unreachableError(
   reason: string,
   options: ErrorOptions,
 ): ModelUnreachableError {
-  const message =
-    model.kind === 'openai'
-      ? `Could not reach the OpenAI API at ${model.baseUrl} (${reason}). Check your network connection, ` +
-        'or set OPENAI_BASE_URL to use a local model.'
-      : `Could not reach the model API at ${model.baseUrl} (${reason}). ` +
-        'Is Ollama / LM Studio / the demo model running? Check OPENAI_BASE_URL.';
+  const hints: Record<ModelDescription['kind'], string> = {
+    openai: 'Check your network connection, or set OPENAI_BASE_URL to use a local model.',
+    custom: 'Is Ollama / LM Studio running? Check OPENAI_BASE_URL.',
+    demo:
+      'Is the offline demo model running? `pnpm ask` and `pnpm chat` start it for you; otherwise run ' +
+      '`pnpm --filter @mcp-workshop/demo-model start`, or check DEMO_MODEL_URL.',
+  };
+  const where = model.kind === 'openai' ? 'the OpenAI API' : 'the model API';
+  const message = `Could not reach ${where} at ${model.baseUrl} (${reason}). ${hints[model.kind]}`;
   return new ModelUnreachableError(message, model, reason, options);
 }
 

@@ -379,7 +379,7 @@ describe('model API that is not running', () => {
     await expect(failure).rejects.toBeInstanceOf(ModelUnreachableError);
     await expect(failure).rejects.toThrow(
       `Could not reach the model API at ${baseUrl} (connection refused). ` +
-        'Is Ollama / LM Studio / the demo model running? Check OPENAI_BASE_URL.',
+        'Is Ollama / LM Studio running? Check OPENAI_BASE_URL.',
     );
   });
 });

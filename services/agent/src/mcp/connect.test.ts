@@ -1,7 +1,6 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputHandler } from '../types.js';
 import type { ServerSpec } from './config.js';
@@ -9,15 +8,15 @@ import { type ConnectedServer, connectServer } from './connect.js';
 import { McpConnectError, type RetryPolicy } from './retry.js';
 import { startLegacyServer } from './test-support/fixture-server.js';
 import { captureLogger, silentLogger } from './test-support/logger.js';
+import { SERVER_DIST_ENTRY } from '../test-support/workshop-process.js';
 import { freePort, type ServedFetch } from './test-support/serve-fetch.js';
-import { startWorkshopServer, WORKSHOP_TOOL_COUNT, type WorkshopServer } from './test-support/workshop.js';
+import { listToolNames, startWorkshopServer, type WorkshopServer } from './test-support/workshop.js';
 
 const clientInfo = { name: 'agent-test', version: '0.0.0' };
 const refuseInput: InputHandler = async () => ({ action: 'decline' });
 /** Short waits, so retry tests take well under a second. */
 const FAST_RETRY: RetryPolicy = { attempts: 3, initialDelayMs: 50, maxDelayMs: 200 };
 
-const SERVER_DIST_ENTRY = fileURLToPath(new URL('../../../mcp-server/dist/index.js', import.meta.url));
 
 describe('connectServer', () => {
   let workshop: WorkshopServer;
@@ -44,7 +43,7 @@ describe('connectServer', () => {
       implementation: { name: 'mcp-workshop-server' },
     });
     expect(server.info.instructions).toContain('Workshop server');
-    expect(server.tools).toHaveLength(WORKSHOP_TOOL_COUNT);
+    expect(server.tools.map((tool) => tool.name)).toEqual(await listToolNames(workshop.url));
     expect(server.tools.map((tool) => tool.name)).toContain('get_weather');
     const weather = server.tools.find((tool) => tool.name === 'get_weather');
     expect(weather).toMatchObject({ server: 'workshop', inputSchema: { type: 'object' } });
@@ -203,7 +202,7 @@ describe('connectServer', () => {
       try {
         expect(server.info).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
         expect(server.info.target).toBe(`${process.execPath} ${SERVER_DIST_ENTRY} --stdio`);
-        expect(server.tools).toHaveLength(WORKSHOP_TOOL_COUNT);
+        expect(server.tools.map((tool) => tool.name)).toEqual(await listToolNames(workshop.url));
       } finally {
         await server.close();
       }

@@ -1,13 +1,10 @@
 /**
  * @module test-support/harness
- * Builds the real agent for tests: the real workshop MCP server (temporary database, fixed clock),
- * the real hub and `connectServer`, and the real `openai` client pointed at the scripted model.
- * Only the model's answers are scripted. Partners: `scripted-openai.ts`, `minimal-mcp-server.ts`.
+ * Builds the real agent for tests: the real workshop MCP server as its own process (temporary
+ * database), the real hub and `connectServer`, and the real `openai` client pointed at the
+ * scripted model. Only the model's answers are scripted. Partners: `scripted-openai.ts`,
+ * `minimal-mcp-server.ts`, `workshop-process.ts`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type LocalServer, startLocalServer } from '@mcp-workshop/mcp-server';
 import { ConversationStore } from '../conversations.js';
 import { createModelProvider } from '../llm/create-provider.js';
 import type { ModelProvider } from '../llm/provider.js';
@@ -15,9 +12,7 @@ import { type Agent, type AgentSettings, createAgent, DEFAULT_MAX_TOOL_ROUNDS } 
 import { type ConnectedServer, connectServer } from '../mcp/connect.js';
 import { createMcpHub, type QualifiedMcpHub } from '../mcp/hub.js';
 import { silentLogger } from '../mcp/test-support/logger.js';
-
-/** The workshop server's clock in tests, as its own test support fixes it. */
-export const FIXED_NOW = new Date('2026-07-28T12:00:00Z');
+import { startWorkshopProcess, type WorkshopProcess } from './workshop-process.js';
 
 export const TEST_SYSTEM_PROMPT = 'You are a test agent.';
 
@@ -28,17 +23,9 @@ export const TEST_SETTINGS: AgentSettings = {
   systemPrompt: TEST_SYSTEM_PROMPT,
 };
 
-/** The real workshop server with a fresh temporary database; `close()` deletes it. */
-export async function startWorkshop(): Promise<LocalServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'agent-contract-'));
-  const server = await startLocalServer({ dataDir, now: () => FIXED_NOW });
-  return {
-    ...server,
-    async close() {
-      await server.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+/** The real workshop server, as a process with a fresh temporary database; `close()` deletes it. */
+export async function startWorkshop(): Promise<WorkshopProcess> {
+  return startWorkshopProcess();
 }
 
 export type Target = { name: string; url: string };

@@ -1,11 +1,11 @@
 /**
  * @module mcp/test-support/workshop
- * The real workshop MCP server (the same express app `pnpm start` serves), on 127.0.0.1 with an
- * OS-picked port, offline weather and a temporary task database: `startWorkshop()` from the
- * agent's test harness, seen through the URL the MCP tests connect to.
+ * The real workshop MCP server for the MCP tests: the built server as its own process
+ * (`test-support/workshop-process.ts`), and its tool list as a plain SDK client sees it, so the
+ * tests compare the hub with the server rather than with a number that changes as tools are added.
  */
-import { tools as workshopTools } from '@mcp-workshop/mcp-server';
-import { startWorkshop } from '../../test-support/harness.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { startWorkshopProcess } from '../../test-support/workshop-process.js';
 
 export interface WorkshopServer {
   /** e.g. http://127.0.0.1:41234/mcp */
@@ -13,10 +13,29 @@ export interface WorkshopServer {
   close(): Promise<void>;
 }
 
-/** The workshop server's tool count, read from its own list of tools. */
-export const WORKSHOP_TOOL_COUNT = workshopTools.length;
+/** A bound on `tools/list` pages, so a broken cursor cannot loop forever. */
+const MAX_PAGES = 100;
 
 export async function startWorkshopServer(): Promise<WorkshopServer> {
-  const server = await startWorkshop();
+  const server = await startWorkshopProcess();
   return { url: server.mcpUrl, close: () => server.close() };
+}
+
+/** Every tool name the server at `url` lists, every page read, straight through the SDK client. */
+export async function listToolNames(url: string): Promise<string[]> {
+  const client = new Client({ name: 'agent-test-lister', version: '0.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  try {
+    const names: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const result = await client.listTools(cursor === undefined ? {} : { cursor });
+      names.push(...result.tools.map((tool) => tool.name));
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+    }
+    return names;
+  } finally {
+    await client.close();
+  }
 }

@@ -1,9 +1,11 @@
 /**
- * @module demo-model/types
+ * @module types
  * What the offline demo model's planner reads and returns. The message type is structural, so
  * OpenAI's `ChatCompletionMessageParam` fits it and the Responses input can be mapped onto it.
  */
-import type { JsonSchema } from '../types.js';
+
+/** A JSON Schema object, as a function's `parameters` carries it. */
+export type JsonSchema = Record<string, unknown>;
 
 /** The model id the demo server reports, whatever model name the client asked for. */
 export const DEMO_MODEL_ID = 'offline-demo-model';

@@ -1,5 +1,5 @@
 /**
- * @module demo-model/planner
+ * @module planner
  * The offline demo model's whole "mind": a pure function from the conversation and the offered
  * tools to the next turn — call tools, retry once with a suggested value, or answer quoting the
  * results. It knows no tool by name. Served by `server.ts`; test: `planner.test.ts`.

@@ -1,5 +1,5 @@
 /**
- * @module demo-model/score
+ * @module score
  * How the offline demo model picks a tool: words of the user's message are stemmed and folded
  * into generic concepts, then matched against each offered tool's name, parameter names and
  * descriptions. Nothing here knows any particular tool. Used by `planner.ts`.

@@ -1,5 +1,5 @@
 /**
- * @module demo-model/responses-wire
+ * @module responses-wire
  * A planned turn in the Responses API wire format: the `response` object, or the event sequence
  * a stream sends (created, in_progress, output items with their deltas, completed). Pure, and
  * typed with the `openai` package's own types. Served by `server.ts`.

@@ -1,19 +1,22 @@
 #!/usr/bin/env node
 /**
- * @module demo-model/main
- * The offline demo model as a process of its own, for the docker-compose `demo-model` service:
- * listens on DEMO_MODEL_HOST:DEMO_MODEL_PORT (0 picks a free port) until SIGINT or SIGTERM.
- * The agent reaches it through DEMO_MODEL_URL, e.g. http://demo-model:3002/v1.
+ * @module index
+ * The offline demo model as the process it is in production (`pnpm start`, the docker-compose
+ * `demo-model` service, and what `pnpm ask` starts when no model is configured): listens on
+ * DEMO_MODEL_HOST:DEMO_MODEL_PORT (default 127.0.0.1:3002; 0 picks a free port) until SIGINT or
+ * SIGTERM. The agent reaches it over HTTP through DEMO_MODEL_URL, e.g. http://127.0.0.1:3002/v1.
  */
-import { EnvError, loadAgentEnv } from '../env.js';
-import { createLogger } from '../logger.js';
+import pino from 'pino';
+import { EnvError, loadDemoModelEnv } from './env.js';
 import { startDemoModel } from './start.js';
 
 async function main(): Promise<void> {
-  const env = loadAgentEnv();
-  const logger = createLogger(env.LOG_LEVEL === 'warn' ? 'info' : env.LOG_LEVEL).child({
-    component: 'demo-model',
-  });
+  const env = loadDemoModelEnv();
+  // stderr, like the other services, so a parent process may keep stdout for itself.
+  const logger = pino(
+    { level: env.LOG_LEVEL, base: { service: 'demo-model' } },
+    pino.destination({ fd: 2, sync: true }),
+  );
   const demo = await startDemoModel({ host: env.DEMO_MODEL_HOST, port: env.DEMO_MODEL_PORT });
   logger.info({ url: demo.url }, 'offline demo model listening (a scripted stand-in, not a language model)');
   const stop = async () => {

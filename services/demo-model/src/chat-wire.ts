@@ -1,5 +1,5 @@
 /**
- * @module demo-model/chat-wire
+ * @module chat-wire
  * A planned turn in the Chat Completions wire format: the whole `chat.completion`, or the
  * `chat.completion.chunk` sequence a stream sends. Pure; typed with the `openai` package's own
  * types so the shapes cannot drift from what the real client parses. Served by `server.ts`.

@@ -1,5 +1,5 @@
 /**
- * @module demo-model/answer
+ * @module answer
  * The demo model's written answers: what the tools returned (quoting their values, chosen by
  * key, never by tool), what a request is missing, and the help text. Used by `planner.ts`.
  */

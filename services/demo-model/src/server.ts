@@ -1,5 +1,5 @@
 /**
- * @module demo-model/server
+ * @module server
  * The offline demo model as an OpenAI-compatible HTTP app: `/v1/models`, `/v1/chat/completions`
  * and `/v1/responses`, streaming or not, answered by the scripted planner (`planner.ts`), not a
  * language model. A factory with no listen; `start.ts` listens. Test: `server.test.ts`.

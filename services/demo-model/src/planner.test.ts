@@ -4,7 +4,7 @@
  * the single retry with a suggested value, and the help texts.
  */
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../llm/provider.js';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { MAX_PLANNED_CHARS, planTurn } from './planner.js';
 import { DEMO_LABEL, type Plan, type PlannerMessage, type PlannerTool } from './types.js';
 
@@ -514,8 +514,8 @@ describe('planTurn', () => {
     });
   });
 
-  it("accepts the agent's own ChatMessage type", () => {
-    const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'weather in Oslo' }] }];
+  it("accepts the openai client's own message type", () => {
+    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: [{ type: 'text', text: 'weather in Oslo' }] }];
     expect(callsOf(planTurn({ messages, tools: WORKSHOP_TOOLS }))[0]?.arguments).toEqual({
       location: 'Oslo',
     });

@@ -1,5 +1,5 @@
 /**
- * @module demo-model/places
+ * @module places
  * Finds place names and IANA time zones in a message, for the demo model's argument extraction
  * (`extract.ts`). Country names and zones come from `Intl`, so nothing here is a hand-kept list.
  */

@@ -1,5 +1,5 @@
 /**
- * @module demo-model/requests
+ * @module requests
  * The request bodies the demo server accepts (Chat Completions and Responses), as zod schemas,
  * and their mapping onto the planner's input. Pure; served by `server.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * @module demo-model/expression
+ * @module expression
  * Finds the arithmetic in a message ("what is (2 + 3) * 4?", "sqrt(16) plus 2") for the demo
  * model's argument extraction. It only cuts text out; it never evaluates anything.
  */

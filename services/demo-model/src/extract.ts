@@ -1,5 +1,5 @@
 /**
- * @module demo-model/extract
+ * @module extract
  * Fills one tool's arguments from the user's message, guided only by each parameter's JSON
  * Schema: its type, enum, name and description. Used by `planner.ts`; test: `extract.test.ts`.
  */

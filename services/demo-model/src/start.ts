@@ -1,5 +1,5 @@
 /**
- * @module demo-model/start
+ * @module start
  * Starts the offline demo model (`server.ts`) on a port and returns its base URL for the
  * `openai` client. The only file of the demo model that does I/O.
  */

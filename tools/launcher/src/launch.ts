@@ -1,0 +1,97 @@
+/**
+ * @module launch
+ * Carries out a `LaunchPlan`: reuses a service that already listens, or starts it as its own
+ * process, and returns what the agent needs to reach them (MCP_SERVER_URL, DEMO_MODEL_URL) plus a
+ * note for each decision, so the person sees which server and which model answered.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LauncherEnv } from './env.js';
+import type { Command, LaunchPlan, Lookup } from './plan.js';
+import { planLaunch } from './plan.js';
+import { isListening } from './probe.js';
+import { dialable, type RunningService, startService } from './service-process.js';
+import { DEMO_MODEL, MCP_SERVER, type ServiceSpec } from './services.js';
+
+export interface Launched {
+  /** Variables to set for the agent on top of the caller's environment. */
+  agentEnv: Record<string, string>;
+  /** One line per decision, e.g. "started the workshop MCP server at …". */
+  notes: string[];
+  /** Stops what was started, in reverse order, and removes a temporary database. */
+  stop(): Promise<void>;
+}
+
+export async function launch(command: Command, env: LauncherEnv, source: NodeJS.ProcessEnv): Promise<Launched> {
+  const plan: LaunchPlan = planLaunch(command, env);
+  const agentEnv: Record<string, string> = {};
+  const notes: string[] = [];
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const fn of stops.reverse()) await fn().catch(() => undefined);
+  };
+  try {
+    if (plan.server) {
+      let serverEnv = source;
+      let where = `tasks in ${env.DATA_DIR ?? 'services/mcp-server/data'}`;
+      if (command === 'demo') {
+        const dataDir = mkdtempSync(join(tmpdir(), 'mcp-workshop-demo-'));
+        stops.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+        serverEnv = { ...source, DATA_DIR: dataDir };
+        where = 'a temporary task database';
+      }
+      const found = await reuseOrStart(MCP_SERVER, plan.server, serverEnv, stops);
+      agentEnv.MCP_SERVER_URL = found.url;
+      notes.push(
+        found.started
+          ? `started the workshop MCP server at ${found.url} (process ${found.pid}, ${where}).`
+          : `using the MCP server already listening at ${found.url}; stop it for a fresh one.`,
+      );
+    }
+    if (plan.demoModel) {
+      const found = await reuseOrStart(DEMO_MODEL, plan.demoModel, source, stops);
+      agentEnv.DEMO_MODEL_URL = found.url;
+      notes.push(
+        found.started
+          ? `No OPENAI_API_KEY or OPENAI_BASE_URL: started the offline demo model at ${found.url} ` +
+              `(process ${found.pid}). It is a scripted stand-in, not a language model.`
+          : `No OPENAI_API_KEY or OPENAI_BASE_URL: using the offline demo model already listening at ${found.url}.`,
+      );
+    }
+    return { agentEnv, notes, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+interface Found {
+  url: string;
+  started: boolean;
+  pid?: number;
+}
+
+async function reuseOrStart(
+  spec: ServiceSpec,
+  lookup: Lookup,
+  env: NodeJS.ProcessEnv,
+  stops: Array<() => Promise<void>>,
+): Promise<Found> {
+  if (lookup.probePort !== undefined && (await isListening(dialableHost(lookup.host), lookup.probePort))) {
+    return { url: `http://${dialable(lookup.host)}:${lookup.probePort}${spec.urlPath}`, started: false };
+  }
+  // Quiet by default, as the in-terminal agent is; LOG_LEVEL=info or debug shows the services' logs.
+  const service: RunningService = await startService(spec, {
+    host: lookup.host,
+    port: lookup.startPort,
+    env: { ...env, LOG_LEVEL: env.LOG_LEVEL || 'warn' },
+  });
+  stops.push(() => service.stop());
+  return { url: service.url, started: true, pid: service.pid };
+}
+
+/** `dialable` without the URL brackets, for a socket connect. */
+function dialableHost(host: string): string {
+  return dialable(host).replace(/^\[|\]$/g, '');
+}

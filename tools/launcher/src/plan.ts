@@ -1,0 +1,51 @@
+/**
+ * @module plan
+ * Decides, without touching anything, which services the launcher must start: the pure half of
+ * `launch.ts`. Test: `plan.test.ts`.
+ */
+import type { LauncherEnv } from './env.js';
+
+/** Where `pnpm start` and docker-compose run the MCP server; `pnpm ask` looks there first. */
+export const DEFAULT_SERVER_PORT = 3000;
+/** Where `pnpm start` runs the demo model; the agent's DEMO_MODEL_URL defaults to it. */
+export const DEFAULT_DEMO_MODEL_URL = 'http://127.0.0.1:3002/v1';
+
+export type Command = 'ask' | 'chat' | 'demo';
+
+/** One service to look for: reuse it when something listens at host:port, otherwise start it. */
+export interface Lookup {
+  host: string;
+  /** Where to look for a running one; undefined: always start a fresh one (the demo's database). */
+  probePort?: number;
+  /** Where to start one: an explicit PORT, or 0 for any free port. */
+  startPort: number;
+}
+
+export interface LaunchPlan {
+  /** undefined: the agent's own settings say where the MCP servers are; nothing to start. */
+  server?: Lookup;
+  /** undefined: a real model is configured, or DEMO_MODEL_URL names one; nothing to start. */
+  demoModel?: Lookup;
+}
+
+/**
+ * - MCP server: nothing to do when MCP_SERVER_URL or MCP_SERVERS_CONFIG is set. Otherwise look
+ *   at HOST:PORT (default 127.0.0.1:3000). `ask` and `chat` use a server already listening there;
+ *   the demo always starts its own, with a temporary database, on a free port.
+ * - Model: nothing to do with OPENAI_API_KEY, OPENAI_BASE_URL or DEMO_MODEL_URL. Otherwise look
+ *   for the demo model at 127.0.0.1:3002, and start one on a free port if nothing answers.
+ */
+export function planLaunch(command: Command, env: LauncherEnv): LaunchPlan {
+  const plan: LaunchPlan = {};
+  if (!env.MCP_SERVER_URL && !env.MCP_SERVERS_CONFIG) {
+    plan.server =
+      command === 'demo'
+        ? { host: '127.0.0.1', startPort: 0 }
+        : { host: env.HOST, probePort: env.PORT ?? DEFAULT_SERVER_PORT, startPort: env.PORT ?? 0 };
+  }
+  if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL && !env.DEMO_MODEL_URL) {
+    const { hostname, port } = new URL(DEFAULT_DEMO_MODEL_URL);
+    plan.demoModel = { host: hostname, probePort: Number(port), startPort: 0 };
+  }
+  return plan;
+}

@@ -1,0 +1,103 @@
+/**
+ * @module service-process
+ * Starts one service as its own Node process on a loopback port and waits until its `/health`
+ * answers. Its logs go to this terminal's stderr, as they would from `pnpm start`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { entryOf, type ServiceSpec } from './services.js';
+
+/** A cold server imports mathjs and SQLite's WebAssembly; a busy laptop needs some slack. */
+export const READY_TIMEOUT_MS = 20_000;
+const READY_POLL_MS = 50;
+/** A free port can be taken between our check and the child's bind; try a few before giving up. */
+const PORT_ATTEMPTS = 3;
+/** After SIGTERM, how long a service may take to close its sessions and database. */
+const STOP_GRACE_MS = 5_000;
+
+export interface RunningService {
+  /** e.g. http://127.0.0.1:41234/mcp or http://127.0.0.1:41235/v1 */
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export interface StartServiceOptions {
+  host: string;
+  /** 0: any free port. */
+  port: number;
+  /** The environment the service gets; its host and port variables are set on top. */
+  env: NodeJS.ProcessEnv;
+}
+
+export async function startService(spec: ServiceSpec, options: StartServiceOptions): Promise<RunningService> {
+  const entry = entryOf(spec.packageName);
+  if (!existsSync(entry)) {
+    throw new Error(`${entry} is missing. Build first: pnpm build (pnpm ask and pnpm chat do it for you).`);
+  }
+  let lastError: Error | undefined;
+  const attempts = options.port === 0 ? PORT_ATTEMPTS : 1;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const port = options.port === 0 ? await freePort(options.host) : options.port;
+    const child = spawn(process.execPath, [entry], {
+      env: { ...options.env, [spec.hostVar]: options.host, [spec.portVar]: String(port) },
+      // stdout stays free for the agent's answer; a service logs to stderr only.
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const base = `http://${dialable(options.host)}:${port}`;
+    try {
+      await waitForHealth(`${base}${spec.healthPath}`, child, spec.title);
+      return { url: `${base}${spec.urlPath}`, pid: child.pid ?? 0, stop: () => stopChild(child) };
+    } catch (error) {
+      await stopChild(child);
+      lastError = error as Error;
+    }
+  }
+  throw lastError ?? new Error(`could not start ${spec.title}`);
+}
+
+async function waitForHealth(url: string, child: ChildProcess, title: string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`${title} exited with code ${child.exitCode} before it was ready (its error is above).`);
+    }
+    const ok = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+  }
+  throw new Error(`${title} did not answer ${url} within ${READY_TIMEOUT_MS / 1000} s.`);
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A port the OS says is free right now on `host`. */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A wildcard bind is reached through loopback; an IPv6 literal needs brackets in a URL. */
+export function dialable(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
