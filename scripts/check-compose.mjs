@@ -8,7 +8,7 @@
  *   node scripts/check-compose.mjs --keep        keep the replay's temporary folders, and say where
  *
  * 1. Static: every variable compose or an image sets is one the service reads (its env schema's
- *    keys, `SERVER_ENV_KEYS` / `AGENT_ENV_KEYS`), and the values parse, with .env empty and with
+ *    keys, `SERVER_ENV_KEYS` / `AGENT_ENV_KEYS` / `DEMO_MODEL_ENV_KEYS`), and the values parse, with .env empty and with
  *    .env.example's values; every `${VAR}` compose reads is documented in .env.example and the
  *    other way round; every port (ports, expose, EXPOSE, healthchecks, URLs between services)
  *    matches the port the service listens on, and the local default where there is one; every
@@ -78,13 +78,13 @@ const SERVICES = {
     localPort: 3001,
   },
   'demo-model': {
-    dir: 'services/agent',
-    envModule: 'services/agent/dist/env.js',
-    load: 'loadAgentEnv',
-    keys: 'AGENT_ENV_KEYS',
+    dir: 'services/demo-model',
+    envModule: 'services/demo-model/dist/env.js',
+    load: 'loadDemoModelEnv',
+    keys: 'DEMO_MODEL_ENV_KEYS',
     hostVar: 'DEMO_MODEL_HOST',
     portVar: 'DEMO_MODEL_PORT',
-    localPort: undefined,
+    localPort: 3002,
   },
 };
 
@@ -902,6 +902,18 @@ try {
         log(
           `image ${server.name}: ${adrs.length} ADRs at ${path.relative(runtimeRoots.get(server.name).root, adrDir)}`,
         );
+    }
+
+    // One package per service: the agent's image holds the agent, never the server or the demo model.
+    const agent = plans.find((plan) => plan.name === 'agent');
+    if (agent) {
+      const { cwd } = runtimeRoots.get(agent.name);
+      const scope = path.join(cwd, 'node_modules', '@mcp-workshop');
+      const inside = fs.existsSync(scope) ? fs.readdirSync(scope) : [];
+      const strays = inside.filter((name) => name === 'mcp-server' || name === 'demo-model');
+      if (strays.length > 0)
+        fail(`image agent: contains ${strays.map((n) => `@mcp-workshop/${n}`).join(', ')}`);
+      else log(`image agent: workspace packages inside: ${inside.join(', ') || 'none'}`);
     }
 
     if (problems.length === 0) await startStack('image', (plan) => runtimeRoots.get(plan.name));

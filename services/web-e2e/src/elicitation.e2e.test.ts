@@ -17,13 +17,13 @@ import {
   createInputBroker,
   createSilentLogger,
   type InputBroker,
-  loadAgentEnv,
   startRuntime,
 } from '@mcp-workshop/agent';
+import { startDemoModel } from '@mcp-workshop/demo-model';
 import { type LocalServer, startLocalServer } from '@mcp-workshop/mcp-server';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertChromium, CHROMIUM_PATH } from './stack.js';
+import { agentEnvFor, assertChromium, CHROMIUM_PATH } from './stack.js';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
@@ -45,7 +45,9 @@ async function startElicitationStack(): Promise<void> {
   server = await startLocalServer({ dataDir });
   closers.push(() => server.close());
 
-  const env = loadAgentEnv({ MCP_SERVER_URL: server.mcpUrl, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' });
+  const demoModel = await startDemoModel();
+  closers.push(() => demoModel.close());
+  const env = agentEnvFor(server.mcpUrl, demoModel.url);
   const logger = createSilentLogger();
   broker = createInputBroker();
   const runtime = await startRuntime({ env, logger, onInput: broker.handler, connectAttempts: 1 });

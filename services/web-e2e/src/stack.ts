@@ -1,8 +1,9 @@
 /**
  * @module stack
  * The whole chat stack in-process, as a browser test needs it: the workshop MCP server on a temp
- * data dir, the agent with the offline demo model, its HTTP app (which serves the chat page at `/`)
- * on 127.0.0.1, and the system Chromium driven by playwright-core. Nothing is downloaded.
+ * data dir, the offline demo model, the agent (reaching both over HTTP, as in production), its
+ * HTTP app (which serves the chat page at `/`) on 127.0.0.1, and the system Chromium driven by
+ * playwright-core. Nothing is downloaded.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import {
   type Runtime,
   startRuntime,
 } from '@mcp-workshop/agent';
+import { startDemoModel } from '@mcp-workshop/demo-model';
 import { type LocalServer, type LocalServerOptions, startLocalServer } from '@mcp-workshop/mcp-server';
 import { type Browser, chromium } from 'playwright-core';
 
@@ -45,6 +47,16 @@ export interface StackOptions {
   server?: LocalServerOptions['server'];
 }
 
+/** The agent's settings for a test stack: this server, this demo model, no key, whatever the shell says. */
+export function agentEnvFor(mcpUrl: string, demoModelUrl: string) {
+  return loadAgentEnv({
+    MCP_SERVER_URL: mcpUrl,
+    DEMO_MODEL_URL: demoModelUrl,
+    OPENAI_API_KEY: '',
+    OPENAI_BASE_URL: '',
+  });
+}
+
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   assertChromium();
   const closers: Array<() => Promise<unknown>> = [];
@@ -57,8 +69,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const server: LocalServer = await startLocalServer({ dataDir, server: options.server });
     closers.push(() => server.close());
 
-    // No key and no base URL: the runtime starts the offline demo model itself.
-    const env = loadAgentEnv({ MCP_SERVER_URL: server.mcpUrl, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' });
+    const demoModel = await startDemoModel();
+    closers.push(() => demoModel.close());
+    const env = agentEnvFor(server.mcpUrl, demoModel.url);
     const logger = createSilentLogger();
     const runtime = await startRuntime({ env, logger, onInput: declineInput, connectAttempts: 1 });
     closers.push(() => runtime.close());

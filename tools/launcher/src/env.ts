@@ -18,6 +18,9 @@ const EnvSchema = z.object({
   /** The server's own HOST and PORT: where a server the launcher starts listens. */
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  /** The demo model's own DEMO_MODEL_HOST and DEMO_MODEL_PORT, read the same way. */
+  DEMO_MODEL_HOST: z.string().default('127.0.0.1'),
+  DEMO_MODEL_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   /** Only named in a note; the server reads it itself. */
   DATA_DIR: optionalText,
 });

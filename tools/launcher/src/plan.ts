@@ -33,7 +33,8 @@ export interface LaunchPlan {
  *   at HOST:PORT (default 127.0.0.1:3000). `ask` and `chat` use a server already listening there;
  *   the demo always starts its own, with a temporary database, on a free port.
  * - Model: nothing to do with OPENAI_API_KEY, OPENAI_BASE_URL or DEMO_MODEL_URL. Otherwise look
- *   for the demo model at 127.0.0.1:3002, and start one on a free port if nothing answers.
+ *   for the demo model at DEMO_MODEL_HOST:DEMO_MODEL_PORT (default 127.0.0.1:3002), and start one
+ *   if nothing answers: on DEMO_MODEL_PORT when set, else on a free port.
  */
 export function planLaunch(command: Command, env: LauncherEnv): LaunchPlan {
   const plan: LaunchPlan = {};
@@ -44,8 +45,12 @@ export function planLaunch(command: Command, env: LauncherEnv): LaunchPlan {
         : { host: env.HOST, probePort: env.PORT ?? DEFAULT_SERVER_PORT, startPort: env.PORT ?? 0 };
   }
   if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL && !env.DEMO_MODEL_URL) {
-    const { hostname, port } = new URL(DEFAULT_DEMO_MODEL_URL);
-    plan.demoModel = { host: hostname, probePort: Number(port), startPort: 0 };
+    const port = env.DEMO_MODEL_PORT ?? Number(new URL(DEFAULT_DEMO_MODEL_URL).port);
+    // DEMO_MODEL_PORT=0 means "any free port": nothing to look for.
+    plan.demoModel =
+      port === 0
+        ? { host: env.DEMO_MODEL_HOST, startPort: 0 }
+        : { host: env.DEMO_MODEL_HOST, probePort: port, startPort: env.DEMO_MODEL_PORT ?? 0 };
   }
   return plan;
 }

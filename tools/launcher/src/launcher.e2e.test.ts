@@ -1,0 +1,164 @@
+/**
+ * End to end, every part a real process as in production: the built launcher starts the workshop
+ * MCP server and the offline demo model, runs the agent's CLI against them over HTTP, and stops
+ * them. Ports are picked per test, so a stack a developer left running is never touched.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isListening } from './probe.js';
+import { entryOf, MCP_SERVER } from './services.js';
+
+const LAUNCHER = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const run = promisify(execFile);
+/** Each run starts up to three Node processes; a loaded CI machine needs the slack. */
+const RUN_TIMEOUT_MS = 45_000;
+
+interface RunResult {
+  stdout: string;
+  stderr: string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** The launcher with only PATH and `env`: no key, no stray settings from the developer's shell. */
+function launcher(args: string[], env: Record<string, string>): Promise<RunResult> {
+  return run(process.execPath, [LAUNCHER, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    timeout: RUN_TIMEOUT_MS,
+  });
+}
+
+let dataDir: string;
+let ports: { PORT: string; DEMO_MODEL_PORT: string };
+
+beforeAll(() => {
+  if (!existsSync(LAUNCHER)) throw new Error(`${LAUNCHER} is missing: run "pnpm build" (pnpm test does it).`);
+});
+
+afterEach(() => {
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function freshSettings() {
+  dataDir = mkdtempSync(join(tmpdir(), 'launcher-e2e-'));
+  ports = { PORT: String(await freePort()), DEMO_MODEL_PORT: String(await freePort()) };
+  return { ...ports, DATA_DIR: dataDir };
+}
+
+describe('pnpm ask, through the launcher', () => {
+  it('starts the server and the demo model as processes, answers, and stops both', async () => {
+    const settings = await freshSettings();
+    const { stdout, stderr } = await launcher(['ask', '--json', 'Calculate 12 * (3 + 4)'], settings);
+
+    const output = JSON.parse(stdout) as {
+      answer: string;
+      servers: Array<{ protocolVersion: string; target: string }>;
+      toolCalls: Array<Record<string, unknown>>;
+    };
+    expect(output.answer).toContain('84');
+    expect(output.servers[0]).toMatchObject({
+      protocolVersion: '2026-07-28',
+      target: `http://127.0.0.1:${ports.PORT}/mcp`,
+    });
+    expect(output.toolCalls[0]).toMatchObject({
+      functionName: 'calculate',
+      isError: false,
+      result: { structuredContent: { result: 84 } },
+    });
+    // With --json the notes go to stderr, so stdout is exactly one JSON object.
+    expect(stderr).toMatch(
+      new RegExp(`note: +started the workshop MCP server at http://127\\.0\\.0\\.1:${ports.PORT}/mcp \\(process \\d+`),
+    );
+    expect(stderr).toMatch(/started the offline demo model at http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(await isListening('127.0.0.1', Number(ports.PORT))).toBe(false);
+    expect(await isListening('127.0.0.1', Number(ports.DEMO_MODEL_PORT))).toBe(false);
+  });
+
+  it('keeps tasks in DATA_DIR, where the next question finds them', async () => {
+    const settings = await freshSettings();
+    const added = await launcher(['ask', 'Add a task: "Water the plants"'], settings);
+    expect(added.stdout).toContain(`tasks in ${dataDir}`);
+    expect(existsSync(join(dataDir, 'tasks.db'))).toBe(true);
+
+    const listed = await launcher(['ask', '--json', 'List my tasks'], settings);
+    const output = JSON.parse(listed.stdout) as { toolCalls: Array<{ result?: unknown }> };
+    expect(JSON.stringify(output.toolCalls[0]?.result)).toContain('Water the plants');
+  });
+
+  it('prints the notes before the trace when not in --json mode', async () => {
+    const { stdout } = await launcher(['ask', 'What is 6 * 7?'], await freshSettings());
+    const lines = stdout.split('\n');
+    expect(lines[0]).toMatch(/^note: +started the workshop MCP server/);
+    expect(lines[1]).toMatch(/^note: +No OPENAI_API_KEY or OPENAI_BASE_URL: started the offline demo model/);
+    expect(stdout).toContain('42');
+  });
+
+  it('exits non-zero, naming the URL, when MCP_SERVER_URL points at nothing', async () => {
+    const attempt = launcher(['ask', 'hello'], {
+      ...(await freshSettings()),
+      MCP_SERVER_URL: 'http://127.0.0.1:9/mcp',
+      MCP_CONNECT_ATTEMPTS: '1',
+    });
+    await expect(attempt).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('http://127.0.0.1:9/mcp'),
+    });
+  });
+});
+
+describe('pnpm ask, with a server already listening', () => {
+  let server: ChildProcess;
+  let serverPort: string;
+  let serverDir: string;
+
+  beforeAll(async () => {
+    serverDir = mkdtempSync(join(tmpdir(), 'launcher-e2e-running-'));
+    serverPort = String(await freePort());
+    server = spawn(process.execPath, [entryOf(MCP_SERVER.packageName)], {
+      env: { PATH: process.env.PATH ?? '', PORT: serverPort, DATA_DIR: serverDir, LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    const deadline = Date.now() + 20_000;
+    while (!(await isListening('127.0.0.1', Number(serverPort)))) {
+      if (Date.now() > deadline) throw new Error('the pre-started server never listened');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+  afterAll(async () => {
+    server?.kill('SIGTERM');
+    if (server && server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
+    rmSync(serverDir, { recursive: true, force: true });
+  });
+
+  it('uses it, says so, and leaves it running', async () => {
+    const settings = { ...(await freshSettings()), PORT: serverPort };
+    const { stdout } = await launcher(['ask', 'What is 6 * 7?'], settings);
+    expect(stdout).toContain(`note:   using the MCP server already listening at http://127.0.0.1:${serverPort}/mcp`);
+    expect(stdout).not.toContain('started the workshop MCP server');
+    expect(await isListening('127.0.0.1', Number(serverPort))).toBe(true);
+  });
+});
+
+describe('pnpm demo, through the launcher', () => {
+  it('asks its five questions against a fresh server with a temporary database, then exits 0', async () => {
+    const { stdout } = await launcher(['demo'], { DEMO_MODEL_PORT: '0' });
+    expect(stdout).toMatch(/started the workshop MCP server at .* \(process \d+, a temporary task database\)/);
+    expect(stdout.match(/^━━ \d\/5: /gm)).toHaveLength(5);
+    expect(stdout).toContain('Pack an umbrella for Bergen');
+  });
+});
