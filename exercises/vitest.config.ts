@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig(({ mode }) => ({
   test: {
-    include: ['*/check.test.ts'],
+    // The exercises' checks, and the tests of what runs them.
+    include: ['*/check.test.ts', 'test-support/*.test.ts'],
     testTimeout: 10_000,
     hookTimeout: 10_000,
     env: mode === 'solution' ? { EXERCISE_FROM: 'solution' } : {},

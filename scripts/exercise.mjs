@@ -5,14 +5,16 @@
  *   node scripts/exercise.mjs 01        checks your work on exercise 01 and says, in plain words, what is still missing
  *   node scripts/exercise.mjs --verify  proves every check fails on the untouched starter and passes on the solution
  *
- * Both run the exercise's `check.test.ts` with vitest and read its JSON report. Root scripts
- * `pnpm exercise NN` and `pnpm exercises:verify` build first.
+ * Both typecheck the participant's files with tsc's compiler (vitest strips types, so it would run
+ * code that does not compile) while vitest runs the exercise's `check.test.ts`, then read vitest's
+ * JSON report. Root scripts `pnpm exercise NN` and `pnpm exercises:verify` build first.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { typecheckFiles } from './lib/typecheck-exercise.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const EXERCISES = join(ROOT, 'exercises');
@@ -21,6 +23,10 @@ const VITEST = join(EXERCISES, 'node_modules', 'vitest', 'vitest.mjs');
 const ANSI_ESCAPE = /\u001b\[[0-9;]*m/g;
 /** A failure line longer than this is cut: the point is a hint, not the whole diff. */
 const MAX_HINT_CHARS = 200;
+/** More type errors than this are counted, not printed: the first ones usually cause the rest. */
+const MAX_TYPE_ERRORS = 5;
+/** The check's line for the typecheck, as `pnpm exercise` prints it. */
+const COMPILES = 'your code compiles (tsc finds no type errors)';
 
 /** `01-random-fact`, `02-http-api`, ...: every folder whose name starts with two digits. */
 function listExercises() {
@@ -37,11 +43,34 @@ function findExercise(query) {
   return all.find((name) => name === wanted || name.startsWith(`${wanted}-`) || name.slice(3) === wanted);
 }
 
+/** The folder a check reads for `source`, as test-support/participant.ts picks it. */
+function participantDir(name, source) {
+  return source === 'solution' ? join(EXERCISES, '.solutions', name) : join(EXERCISES, name, 'starter');
+}
+
+/** The participant's `.ts` files of each exercise, typechecked as one program; per exercise, tsc's error lines. */
+function typecheckExercises(exercises, source) {
+  const owner = new Map();
+  for (const name of exercises) {
+    const dir = participantDir(name, source);
+    if (!existsSync(dir)) continue;
+    for (const file of readdirSync(dir).filter((entry) => entry.endsWith('.ts') && !entry.endsWith('.d.ts')))
+      owner.set(join(dir, file), name);
+  }
+  const errors = new Map(exercises.map((name) => [name, []]));
+  const found = typecheckFiles([...owner.keys()], { tsconfig: join(EXERCISES, 'tsconfig.json'), cwd: ROOT });
+  for (const { file, text } of found) {
+    // An error in no file (a bad compiler option) stops every exercise.
+    for (const name of file ? [owner.get(file)] : exercises) errors.get(name)?.push(text);
+  }
+  return errors;
+}
+
 /**
  * Runs the checks of `exercises` (folder names) against `source` (`starter` or `solution`) and
- * returns, per exercise, `{ loadError?, tests: [{ title, passed, hint }] }`.
+ * returns, per exercise, `{ typeErrors: [tsc's lines], loadError?, tests: [{ title, passed, hint }] }`.
  */
-function runChecks(exercises, source, { verbose = false } = {}) {
+async function runChecks(exercises, source, { verbose = false } = {}) {
   if (!existsSync(VITEST)) {
     console.error('vitest is not installed in exercises/. Run `pnpm install` first.');
     process.exit(2);
@@ -51,7 +80,7 @@ function runChecks(exercises, source, { verbose = false } = {}) {
   try {
     const filters = exercises.map((name) => `${name}/check.test.ts`);
     const reporters = verbose ? ['--reporter=default'] : [];
-    spawnSync(
+    const vitest = spawn(
       process.execPath,
       [VITEST, 'run', ...filters, ...reporters, '--reporter=json', `--outputFile=${report}`],
       {
@@ -60,12 +89,24 @@ function runChecks(exercises, source, { verbose = false } = {}) {
         stdio: verbose ? 'inherit' : 'ignore',
       },
     );
+    const exited = new Promise((resolve) => {
+      vitest.on('close', resolve);
+      vitest.on('error', resolve);
+    });
+    // Synchronous, but vitest runs meanwhile in its own process: the two take about as long.
+    const typeErrors = typecheckExercises(exercises, source);
+    await exited;
     if (!existsSync(report)) {
       console.error('vitest wrote no report. Run it yourself to see why: cd exercises && npx vitest run');
       process.exit(2);
     }
     const json = JSON.parse(readFileSync(report, 'utf8'));
-    const results = new Map();
+    const results = new Map(
+      exercises.map((name) => [
+        name,
+        { typeErrors: typeErrors.get(name) ?? [], loadError: 'the check did not run', tests: [] },
+      ]),
+    );
     for (const file of json.testResults ?? []) {
       const name = relative(EXERCISES, file.name).split(/[\\/]/)[0];
       const tests = (file.assertionResults ?? []).map((test) => ({
@@ -74,7 +115,7 @@ function runChecks(exercises, source, { verbose = false } = {}) {
         hint: hintFrom(test.failureMessages?.[0] ?? ''),
       }));
       const loadError = tests.length === 0 ? hintFrom(file.message || 'the check did not run') : undefined;
-      results.set(name, { loadError, tests });
+      results.set(name, { typeErrors: typeErrors.get(name) ?? [], loadError, tests });
     }
     return results;
   } finally {
@@ -97,7 +138,15 @@ function hintFrom(message) {
   return hint.length > MAX_HINT_CHARS ? `${hint.slice(0, MAX_HINT_CHARS)}…` : hint;
 }
 
-function checkOne(query, verbose) {
+/** The typecheck as the first check line: `✓`, or `✗` with tsc's own error lines below it. */
+function printTypecheck(typeErrors) {
+  console.log(`${typeErrors.length === 0 ? '✓' : '✗'} ${COMPILES}`);
+  for (const text of typeErrors.slice(0, MAX_TYPE_ERRORS)) console.log(text.replace(/^/gm, '    '));
+  if (typeErrors.length > MAX_TYPE_ERRORS)
+    console.log(`    … and ${typeErrors.length - MAX_TYPE_ERRORS} more type errors`);
+}
+
+async function checkOne(query, verbose) {
   const name = findExercise(query);
   if (!name) {
     console.error(`No exercise "${query}". There are: ${listExercises().join(', ')}.`);
@@ -105,10 +154,15 @@ function checkOne(query, verbose) {
   }
   console.log(`Exercise ${name}: read exercises/${name}/README.md`);
   console.log(`Checking your files in exercises/${name}/starter/\n`);
-  const result = runChecks([name], 'starter', { verbose }).get(name);
-  if (!result || result.loadError) {
-    console.log(`✗ The check could not run your code: ${result?.loadError ?? 'no result'}`);
-    console.log('\nFix that first (does `pnpm typecheck` complain?), then run this again.');
+  const result = (await runChecks([name], 'starter', { verbose })).get(name);
+  const compiles = result.typeErrors.length === 0;
+  printTypecheck(result.typeErrors);
+  const fixFirst = compiles
+    ? '\nFix that first, then run this again.'
+    : '\nFix that first (the type errors above may be why), then run this again.';
+  if (result.loadError) {
+    console.log(`✗ The check could not run your code: ${result.loadError}`);
+    console.log(fixFirst);
     process.exit(1);
   }
   const hints = new Set(result.tests.map((test) => (test.passed ? '' : test.hint)));
@@ -117,20 +171,26 @@ function checkOne(query, verbose) {
     console.log(
       `✗ Every check failed the same way, so your code probably did not load:\n    ${[...hints][0]}`,
     );
-    console.log('\nFix that first (`pnpm typecheck` may say more), then run this again.');
+    console.log(fixFirst);
     process.exit(1);
   }
   for (const test of result.tests) {
     console.log(`${test.passed ? '✓' : '✗'} ${test.title}`);
     if (!test.passed && test.hint) console.log(`    ${test.hint}`);
   }
-  const missing = result.tests.filter((test) => !test.passed).length;
+  // The typecheck counts as one check: code tsc refuses is not done, however well it runs.
+  const total = result.tests.length + 1;
+  const missing = result.tests.filter((test) => !test.passed).length + (compiles ? 0 : 1);
   if (missing === 0) {
-    console.log(`\nDone: all ${result.tests.length} checks pass. Well done!`);
+    console.log(`\nDone: all ${total} checks pass. Well done!`);
     return;
   }
+  if (!compiles)
+    console.log(
+      '\nYour code does not compile. The checks ran it with its types stripped, but `pnpm typecheck` refuses it.',
+    );
   console.log(
-    `\nStill missing: ${missing} of ${result.tests.length}. The README has hints; run \`pnpm exercise ${name.slice(0, 2)}\` again after your next change.`,
+    `${compiles ? '\n' : ''}Still missing: ${missing} of ${total}. The README has hints; run \`pnpm exercise ${name.slice(0, 2)}\` again after your next change.`,
   );
   process.exit(1);
 }
@@ -144,7 +204,7 @@ function editedStarters() {
   return git.status === 0 ? git.stdout.trim() : '';
 }
 
-function verify(verbose) {
+async function verify(verbose) {
   const exercises = listExercises();
   const problems = [];
   for (const name of exercises) {
@@ -163,8 +223,9 @@ function verify(verbose) {
       `Warning: these starter files differ from git HEAD, so "starter" means your edits:\n${edited}\n`,
     );
 
-  const starter = runChecks(exercises, 'starter', { verbose });
-  const solution = runChecks(exercises, 'solution', { verbose });
+  // One after the other: two vitest runs at once would make the checks' time limits flaky.
+  const starter = await runChecks(exercises, 'starter', { verbose });
+  const solution = await runChecks(exercises, 'solution', { verbose });
   const rows = [['exercise', 'checks', 'on the starter', 'on the solution']];
   for (const name of exercises) {
     const onStarter = starter.get(name);
@@ -182,6 +243,17 @@ function verify(verbose) {
           : `${name}: the check passes on the untouched starter; a check that can't fail is a bug`,
       );
     }
+    // Both must compile: the starter is where a participant begins, the solution is what they compare with.
+    for (const [what, result] of [
+      ['the untouched starter', onStarter],
+      ['the solution', onSolution],
+    ]) {
+      const [first, ...more] = result?.typeErrors ?? [];
+      if (first)
+        problems.push(
+          `${name}: ${what} does not compile: ${first}${more.length > 0 ? ` (and ${more.length} more)` : ''}`,
+        );
+    }
     if (!solutionOk) {
       const failed = onSolution?.tests.filter((test) => !test.passed) ?? [];
       problems.push(
@@ -193,8 +265,8 @@ function verify(verbose) {
     rows.push([
       name,
       String(count),
-      `${starterOk ? 'ok' : 'BAD'}: ${starterFailed} of ${onStarter?.tests.length ?? 0} fail`,
-      `${solutionOk ? 'ok' : 'BAD'}: ${solutionPassed} of ${count} pass`,
+      `${starterOk && compiles(onStarter) ? 'ok' : 'BAD'}: ${starterFailed} of ${onStarter?.tests.length ?? 0} fail, ${compiled(onStarter)}`,
+      `${solutionOk && compiles(onSolution) ? 'ok' : 'BAD'}: ${solutionPassed} of ${count} pass, ${compiled(onSolution)}`,
     ]);
   }
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
@@ -209,10 +281,22 @@ function verify(verbose) {
     console.error(`\n${problems.map((problem) => `✗ ${problem}`).join('\n')}`);
     process.exit(1);
   }
-  console.log(`\nAll ${exercises.length} checks fail on their starter and pass on their solution.`);
+  console.log(
+    `\nAll ${exercises.length} checks fail on their starter and pass on their solution, and both compile.`,
+  );
 }
 
-function main() {
+function compiles(result) {
+  return (result?.typeErrors.length ?? 0) === 0;
+}
+
+/** `compiles`, or `2 type errors`, for verify's table. */
+function compiled(result) {
+  const count = result?.typeErrors.length ?? 0;
+  return count === 0 ? 'compiles' : `${count} type error${count === 1 ? '' : 's'}`;
+}
+
+async function main() {
   const args = process.argv.slice(2);
   const verbose = args.includes('--verbose');
   const rest = args.filter((arg) => arg !== '--verbose');
@@ -225,4 +309,7 @@ function main() {
   return checkOne(rest[0], verbose);
 }
 
-main();
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -10,6 +10,9 @@ import { loadParticipant } from '../test-support/participant.js';
 
 type Participant = typeof import('./starter/get-random-fact.js');
 
+/** With three facts, a fair random pick gives one fact this many times running with odds of 1 in 3^29. */
+const RANDOM_CALLS = 30;
+
 describe('exercise 01: get_random_fact', () => {
   let conn: Connected;
   beforeEach(async () => {
@@ -44,10 +47,10 @@ describe('exercise 01: get_random_fact', () => {
     expect(tool.inputSchema.required, 'category should be required').toContain('category');
   });
 
-  it('the outputSchema declares category and fact', async () => {
+  it('the outputSchema declares category and fact, each with a description', async () => {
     const tool = await listed();
     const schema = tool.outputSchema as
-      | { properties?: Record<string, unknown>; required?: string[] }
+      | { properties?: Record<string, { description?: string }>; required?: string[] }
       | undefined;
     expect(
       Object.keys(schema?.properties ?? {}),
@@ -56,15 +59,24 @@ describe('exercise 01: get_random_fact', () => {
     expect(schema?.required ?? [], 'category and fact should be required in the outputSchema').toEqual(
       expect.arrayContaining(['category', 'fact']),
     );
+    for (const field of ['category', 'fact'])
+      expect(
+        schema?.properties?.[field]?.description ?? '',
+        `the output field ${field} has no .describe() text`,
+      ).not.toBe('');
   });
 
-  it('the annotations say the tool only reads', async () => {
+  it('the annotations say the tool only reads, and may answer differently each time', async () => {
     const tool = await listed();
     expect(
       tool.annotations?.readOnlyHint,
       'annotations.readOnlyHint should be true: the tool only reads',
     ).toBe(true);
     expect(tool.annotations?.destructiveHint, 'annotations.destructiveHint should be false').toBe(false);
+    expect(
+      tool.annotations?.idempotentHint,
+      'annotations.idempotentHint should be false: two calls may give two different facts',
+    ).toBe(false);
   });
 
   it.each(CATEGORIES)('a call for %s returns one of its facts as structuredContent', async (category) => {
@@ -74,6 +86,21 @@ describe('exercise 01: get_random_fact', () => {
     const data = result.structuredContent as { category?: unknown; fact?: unknown };
     expect(data.category, 'structuredContent.category').toBe(category);
     expect(FACTS[category], 'structuredContent.fact should be one of FACTS[category]').toContain(data.fact);
+  });
+
+  it('repeated calls pick a fact at random, not always the same one', async () => {
+    const facts = new Set<unknown>();
+    for (let call = 0; call < RANDOM_CALLS; call++) {
+      const result = await conn.client.callTool({
+        name: 'get_random_fact',
+        arguments: { category: 'animals' },
+      });
+      facts.add((result.structuredContent as { fact?: unknown } | undefined)?.fact);
+    }
+    expect(
+      facts.size,
+      `${RANDOM_CALLS} calls for animals gave the same fact every time: pick it at random`,
+    ).toBeGreaterThan(1);
   });
 
   it('a category outside the enum is refused with isError before your code runs', async () => {

@@ -15,6 +15,10 @@ type Participant = typeof import('./starter/exchange-rate.js');
 const TIMEOUT_MS = 300;
 /** The fake drops a hung request after this, so even a tool without a timeout finishes the test. */
 const HANG_MS = 3_000;
+/** After the client cancels, the tool should let go of the API within this. */
+const CANCEL_GRACE_MS = 1_000;
+/** A failure message longer than this is not a short sentence. */
+const MAX_FAILURE_CHARS = 200;
 /** What a crashing API might send: a tool must never pass it on. */
 const LEAKY_500_BODY = '{"error":"db down","stack":"at query (/srv/rates/secret.js:42)"}';
 
@@ -24,16 +28,19 @@ interface FakeApi {
   baseUrl: string;
   mode: Mode;
   urls: string[];
+  /** When each hung request's connection closed: early if the tool let go, at HANG_MS if not. */
+  closedAt: number[];
   close(): Promise<void>;
 }
 
 async function startFakeApi(): Promise<FakeApi> {
-  const fake = { mode: 'ok' as Mode, urls: [] as string[] };
+  const fake = { mode: 'ok' as Mode, urls: [] as string[], closedAt: [] as number[] };
   const server: Server = createServer((req, res) => {
     fake.urls.push(req.url ?? '');
     const url = new URL(req.url ?? '/', 'http://fake');
     const from = url.searchParams.get('from');
     if (fake.mode === 'hang') {
+      res.on('close', () => fake.closedAt.push(Date.now()));
       setTimeout(() => res.destroy(), HANG_MS).unref();
       return;
     }
@@ -60,13 +67,33 @@ async function startFakeApi(): Promise<FakeApi> {
   });
 }
 
+/** A base URL where nothing listens: a port that was free a moment ago. */
+async function unreachableUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}/`;
+}
+
+/** Polls `done` every few ms until it holds or `withinMs` passes; says which. */
+async function waitFor(done: () => boolean, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  return done();
+}
+
 describe('exercise 02: get_exchange_rate', () => {
   let api: FakeApi;
   let conn: Connected;
+  let createTool: Participant['createExchangeRateTool'];
   beforeEach(async () => {
-    const { createExchangeRateTool } = await loadParticipant<Participant>('02-http-api', 'exchange-rate.ts');
+    ({ createExchangeRateTool: createTool } = await loadParticipant<Participant>(
+      '02-http-api',
+      'exchange-rate.ts',
+    ));
     api = await startFakeApi();
-    conn = await connectTools(createExchangeRateTool({ baseUrl: api.baseUrl, timeoutMs: TIMEOUT_MS }));
+    conn = await connectTools(createTool({ baseUrl: api.baseUrl, timeoutMs: TIMEOUT_MS }));
   });
   afterEach(async () => {
     await conn?.close();
@@ -109,6 +136,32 @@ describe('exercise 02: get_exchange_rate', () => {
       /fail|unavailable|500|down|try again/i,
     );
     expect(text, 'the API body (a stack trace) must not reach the model').not.toMatch(/secret|stack|\/srv/);
+    expect(
+      text.length,
+      `the text should be a short sentence, under ${MAX_FAILURE_CHARS} characters`,
+    ).toBeLessThan(MAX_FAILURE_CHARS);
+  });
+
+  it('an API that cannot be reached is an isError result that says the service failed', async () => {
+    const offline = await connectTools(
+      createTool({ baseUrl: await unreachableUrl(), timeoutMs: TIMEOUT_MS }),
+    );
+    try {
+      const result = await offline.client.callTool({
+        name: 'get_exchange_rate',
+        arguments: { from: 'EUR', to: 'NOK' },
+      });
+      expect(result.isError, 'a refused connection should be an isError result').toBe(true);
+      const text = firstText(result);
+      expect(text, 'the tool threw, so the model got "internal error": catch the failed fetch').not.toMatch(
+        /internal error/i,
+      );
+      expect(text, 'the text should say the service failed (or could not be reached)').toMatch(
+        /fail|unavailable|reach|down|try again/i,
+      );
+    } finally {
+      await offline.close();
+    }
   });
 
   it('an API that hangs is given up after timeoutMs, with an isError result that says so', async () => {
@@ -124,5 +177,30 @@ describe('exercise 02: get_exchange_rate', () => {
     expect(firstText(result), 'the text should say the service did not answer in time').toMatch(
       /time|did not answer|too long/i,
     );
+  });
+
+  it('a call the client cancels stops waiting for the API at once', async () => {
+    // The tool's own timeout is longer than the hang, so only the client's cancel can end the wait early.
+    const patient = await connectTools(createTool({ baseUrl: api.baseUrl, timeoutMs: HANG_MS * 2 }));
+    try {
+      api.mode = 'hang';
+      const controller = new AbortController();
+      const pending = patient.client
+        .callTool(
+          { name: 'get_exchange_rate', arguments: { from: 'EUR', to: 'NOK' } },
+          { signal: controller.signal },
+        )
+        .catch(() => undefined);
+      expect(await waitFor(() => api.urls.length > 0, HANG_MS), 'the tool never asked the API').toBe(true);
+      controller.abort('the user clicked Stop');
+      await pending;
+      const letGo = await waitFor(() => api.closedAt.length > 0, CANCEL_GRACE_MS);
+      expect(
+        letGo,
+        'the tool kept waiting for the API after the client cancelled: pass `signal` on to fetch',
+      ).toBe(true);
+    } finally {
+      await patient.close();
+    }
   });
 });

@@ -2,6 +2,7 @@
  * The check for exercise 05: the `facts://` resources and the `quiz_me` prompt, read through the
  * official MCP client.
  */
+import { ResourceNotFoundError } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CATEGORIES, FACTS } from '../data/facts.js';
 import { type Connected, connect } from '../test-support/mcp.js';
@@ -86,14 +87,28 @@ describe('exercise 05: a resource and a prompt', () => {
     expect(data.count, 'count should be the number of items').toBe(FACTS.animals.length);
   });
 
-  it('reading an unknown category is an error, not an empty list', async () => {
+  it('reading an unknown category through the template throws ResourceNotFoundError', async () => {
+    // Without the template the SDK itself answers "not found": that proves nothing about your code.
+    const { resourceTemplates } = await orEmpty(conn.client.listResourceTemplates(), {
+      resourceTemplates: [],
+    });
+    expect(
+      resourceTemplates.map((template) => template.uriTemplate),
+      'register the template facts://{category} first: reading facts://sport must reach it',
+    ).toContain('facts://{category}');
     const error = await conn.client.readResource({ uri: 'facts://sport' }).then(
       () => undefined,
-      (reason: unknown) => String(reason),
+      (reason: unknown) => reason,
     );
-    expect(error, 'reading facts://sport should be an error').toBeDefined();
-    expect(error, 'the server offers no resources at all yet').not.toMatch(/method not found/i);
-    expect(error, 'the error should name the URI or say it was not found').toMatch(/sport|not found/i);
+    expect(error, 'reading facts://sport should be an error, not an empty list').toBeDefined();
+    // The client rebuilds a ResourceNotFoundError from the wire (-32602 with data { uri }); any other throw is not one.
+    expect(
+      ResourceNotFoundError.isInstance(error),
+      `throw a ResourceNotFoundError, not ${String(error)}`,
+    ).toBe(true);
+    expect(String(error), 'the error should name the URI or say it was not found').toMatch(
+      /sport|not found/i,
+    );
   });
 
   it('quiz_me is listed with a required, described category argument', async () => {
