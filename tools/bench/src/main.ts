@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+/**
+ * @module main
+ * `pnpm bench`: this server against the floor (raw node:http) and the reference servers, all in
+ * one run on this machine, printed as ratios. `pnpm bench --smoke` runs every section briefly,
+ * only to prove the bench still works (CI does this); it never fails on a timing, only when a
+ * target breaks or answers with errors.
+ */
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { measureAgentOverhead, measurePnpmAsk } from './agent-overhead.js';
+import { measureColdStart } from './cold-start.js';
+import { measureHeapOverCalls, measureIdleSessions } from './memory.js';
+import { type Goal, printReport } from './report.js';
+import { measureThroughput } from './throughput.js';
+
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** Full run: the figures the README quotes. Smoke: seconds per section, to prove it still runs. */
+const PLANS = {
+  full: {
+    connections: 50,
+    rounds: 3,
+    roundSeconds: 8,
+    coldStarts: 5,
+    idleSessions: 300,
+    heapCalls: 100_000,
+    heapChunks: 10,
+    agentIterations: 200,
+    askRepeats: 5,
+  },
+  smoke: {
+    connections: 10,
+    rounds: 1,
+    roundSeconds: 1,
+    coldStarts: 1,
+    idleSessions: 20,
+    heapCalls: 2_000,
+    heapChunks: 2,
+    agentIterations: 20,
+    askRepeats: 1,
+  },
+};
+
+const SECTIONS = ['throughput', 'cold-start', 'memory', 'agent'] as const;
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      smoke: { type: 'boolean', default: false },
+      only: { type: 'string', multiple: true },
+    },
+    strict: true,
+  });
+  const plan = values.smoke ? PLANS.smoke : PLANS.full;
+  const only = new Set(values.only ?? SECTIONS);
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  console.log(
+    `pnpm bench${values.smoke ? ' --smoke (timings not meaningful)' : ''}: Node ${process.version}, ` +
+      `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
+  );
+  process.stderr.write('running (progress on stderr, results on stdout)\n');
+
+  const report = {
+    throughput: only.has('throughput') ? await measureThroughput(plan) : undefined,
+    coldStart: only.has('cold-start') ? await measureColdStart(plan.coldStarts) : undefined,
+    sessions: only.has('memory') ? await measureIdleSessions(plan.idleSessions) : undefined,
+    heap: only.has('memory') ? await measureHeapOverCalls(plan.heapCalls, plan.heapChunks) : undefined,
+    agent: only.has('agent') ? await measureAgentOverhead(plan.agentIterations) : undefined,
+    askMs: only.has('agent') ? await measurePnpmAsk(plan.askRepeats, REPO_ROOT) : undefined,
+  };
+  const goals: Goal[] = printReport(report, plan);
+  const broken = goals.filter((goal) => goal.kind === 'correctness' && !goal.met);
+  return broken.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);

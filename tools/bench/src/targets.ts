@@ -1,0 +1,265 @@
+/**
+ * @module targets
+ * Everything the bench measures, each started as its own Node process on a free loopback port
+ * with the heap probe preloaded: the raw floor, the two reference servers (official SDK v1 and
+ * server-everything, pinned in the catalog), and this server in its three serving modes.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  callBody,
+  INITIALIZED_NOTIFICATION,
+  initializeBody,
+  LEGACY_VERSION,
+  MODERN_VERSION,
+  POST_HEADERS,
+  readAnswer,
+} from './rpc.js';
+
+const require = createRequire(import.meta.url);
+const HERE = dirname(fileURLToPath(import.meta.url));
+const PRELOAD = join(HERE, '..', 'preload');
+
+export type ServerKind = 'raw' | 'sdk-v1' | 'everything' | 'ours';
+
+/** One `tools/call` the load generator replays: exact headers and body. */
+export interface PreparedCall {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Target {
+  id: string;
+  label: string;
+  server: ServerKind;
+  /** Extra environment for our server (the serving mode). */
+  env?: Record<string, string>;
+  /** How a client reaches a trivial tool on it. */
+  prepare(url: string): Promise<PreparedCall>;
+}
+
+function ourEntry(): string {
+  const manifest = require.resolve('@mcp-workshop/mcp-server/package.json');
+  return join(dirname(manifest), 'dist', 'index.js');
+}
+
+function everythingEntry(): string {
+  return join(
+    dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+    'dist',
+    'index.js',
+  );
+}
+
+/** initialize + notifications/initialized over raw HTTP; resolves to the session id. */
+export async function openSession(url: string): Promise<string> {
+  const response = await fetch(url, { method: 'POST', headers: POST_HEADERS, body: initializeBody() });
+  const sessionId = response.headers.get('mcp-session-id');
+  await response.text();
+  if (!response.ok || !sessionId)
+    throw new Error(`initialize at ${url} answered ${response.status}, no session`);
+  const headers = { ...POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY_VERSION };
+  const ack = await fetch(url, { method: 'POST', headers, body: INITIALIZED_NOTIFICATION });
+  await ack.text();
+  return sessionId;
+}
+
+async function sessionCall(url: string, name: string, args: Record<string, unknown>): Promise<PreparedCall> {
+  const sessionId = await openSession(url);
+  return {
+    url,
+    headers: { ...POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY_VERSION },
+    body: callBody(name, args, false),
+  };
+}
+
+const CALCULATE = { expression: '2+3' };
+
+export const TARGETS: readonly Target[] = [
+  {
+    id: 'raw',
+    label: 'raw node:http, fixed CallToolResult (the floor)',
+    server: 'raw',
+    prepare: async (url) => ({ url, headers: POST_HEADERS, body: callBody('add', { a: 2, b: 3 }, false) }),
+  },
+  {
+    id: 'sdk-v1',
+    label: 'official SDK v1, stateful, JSON responses',
+    server: 'sdk-v1',
+    prepare: (url) => sessionCall(url, 'add', { a: 2, b: 3 }),
+  },
+  {
+    id: 'everything',
+    label: '@modelcontextprotocol/server-everything',
+    server: 'everything',
+    prepare: (url) => sessionCall(url, 'get-sum', { a: 2, b: 3 }),
+  },
+  {
+    id: 'ours-2025',
+    label: 'this server, 2025-11-25 session',
+    server: 'ours',
+    prepare: (url) => sessionCall(url, 'calculate', CALCULATE),
+  },
+  {
+    id: 'ours-2026',
+    label: 'this server, 2026-07-28 request',
+    server: 'ours',
+    prepare: async (url) => ({
+      url,
+      headers: {
+        ...POST_HEADERS,
+        'mcp-protocol-version': MODERN_VERSION,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'calculate',
+      },
+      body: callBody('calculate', CALCULATE, true),
+    }),
+  },
+  {
+    id: 'ours-stateless',
+    label: 'this server, MCP_STATELESS=true',
+    server: 'ours',
+    env: { MCP_STATELESS: 'true' },
+    prepare: async (url) => ({
+      url,
+      headers: { ...POST_HEADERS, 'mcp-protocol-version': LEGACY_VERSION },
+      body: callBody('calculate', CALCULATE, false),
+    }),
+  },
+];
+
+export function targetById(id: string): Target {
+  const target = TARGETS.find((t) => t.id === id);
+  if (!target) throw new Error(`no target ${id}`);
+  return target;
+}
+
+export interface RunningTarget {
+  url: string;
+  child: ChildProcess;
+  /** Heap after two forced GCs, in bytes, read through the preloaded probe. */
+  heap(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Spawns the server of `kind` on `port`; returns at once (see `waitReady`). */
+export function spawnServer(kind: ServerKind, port: number, env: Record<string, string> = {}) {
+  const dataDir = kind === 'ours' ? mkdtempSync(join(tmpdir(), 'mcp-bench-')) : undefined;
+  const script: string[] = {
+    raw: [join(HERE, 'targets', 'raw-floor.js')],
+    'sdk-v1': [join(HERE, 'targets', 'sdk-v1.js')],
+    everything: [everythingEntry(), 'streamableHttp'],
+    ours: [ourEntry()],
+  }[kind];
+  const child = spawn(
+    process.execPath,
+    [
+      '--expose-gc',
+      '--import',
+      join(PRELOAD, 'heap-probe.mjs'),
+      '--import',
+      join(PRELOAD, 'loopback.mjs'),
+      ...script,
+    ],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        // Room for the idle-session measurement; the default cap of 100 would refuse it.
+        MCP_MAX_SESSIONS: '5000',
+        ...(dataDir ? { DATA_DIR: dataDir } : {}),
+        ...env,
+      },
+      // server-everything logs every request to stdout; nothing here needs to read it.
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-2_000);
+  });
+  const cleanup = () => {
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { child, stderr: () => stderr, cleanup };
+}
+
+export async function startTarget(target: Target): Promise<RunningTarget> {
+  const port = await freePort();
+  const spawned = spawnServer(target.server, port, target.env);
+  const url = `http://127.0.0.1:${port}/mcp`;
+  await waitReady(url, spawned.child, spawned.stderr, target.server);
+  return {
+    url,
+    child: spawned.child,
+    heap: () => readHeap(spawned.child),
+    stop: async () => {
+      await stopChild(spawned.child);
+      spawned.cleanup();
+    },
+  };
+}
+
+/** Bounds every wait for a target: a broken one fails the bench instead of hanging it. */
+const READY_TIMEOUT_MS = 20_000;
+
+/** Polls with the request each kind answers first; resolves when a valid answer comes back. */
+export async function waitReady(
+  url: string,
+  child: ChildProcess,
+  stderr: () => string,
+  kind: ServerKind,
+  body = initializeBody(),
+  headers: Record<string, string> = POST_HEADERS,
+): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${kind} exited early: ${stderr()}`);
+    const answered = await fetch(url, { method: 'POST', headers, body }).then(
+      async (response) => response.ok && readAnswer(await response.text())?.result !== undefined,
+      () => false,
+    );
+    if (answered) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`${kind} did not answer within ${READY_TIMEOUT_MS} ms: ${stderr()}`);
+}
+
+function readHeap(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the heap probe did not answer')), 10_000);
+    child.once('message', (message: { heapUsed: number }) => {
+      clearTimeout(timer);
+      resolve(message.heapUsed);
+    });
+    child.send('heap');
+  });
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+  await exited;
+  clearTimeout(timer);
+}

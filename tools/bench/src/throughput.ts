@@ -1,0 +1,53 @@
+/**
+ * @module throughput
+ * `tools/call` of a trivial tool on every target, 50 connections, rounds of fixed length; the
+ * medians of the rounds are reported. Every target is measured in the same run, on the same
+ * machine, so ratios between them hold even where absolute numbers move.
+ */
+import { median, runLoad, verifyCall } from './load.js';
+import { startTarget, TARGETS } from './targets.js';
+
+export interface ThroughputRow {
+  id: string;
+  label: string;
+  requestsPerSecond: number;
+  p99Ms: number;
+  errors: number;
+}
+
+export interface ThroughputOptions {
+  connections: number;
+  rounds: number;
+  roundSeconds: number;
+}
+
+export async function measureThroughput(options: ThroughputOptions): Promise<ThroughputRow[]> {
+  const rows: ThroughputRow[] = [];
+  for (const target of TARGETS) {
+    const running = await startTarget(target);
+    try {
+      const call = await target.prepare(running.url);
+      await verifyCall(call);
+      // One short warm-up round, so the JIT and the connection pool are not what is measured.
+      await runLoad(call, { connections: options.connections, durationSeconds: 1 });
+      const rounds = [];
+      for (let round = 0; round < options.rounds; round++) {
+        rounds.push(
+          await runLoad(call, { connections: options.connections, durationSeconds: options.roundSeconds }),
+        );
+      }
+      await verifyCall(call);
+      rows.push({
+        id: target.id,
+        label: target.label,
+        requestsPerSecond: median(rounds.map((r) => r.requestsPerSecond)),
+        p99Ms: median(rounds.map((r) => r.p99Ms)),
+        errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+      });
+      process.stderr.write(`  throughput: ${target.id} done\n`);
+    } finally {
+      await running.stop();
+    }
+  }
+  return rows;
+}
