@@ -23,7 +23,11 @@ export interface Launched {
   stop(): Promise<void>;
 }
 
-export async function launch(command: Command, env: LauncherEnv, source: NodeJS.ProcessEnv): Promise<Launched> {
+export async function launch(
+  command: Command,
+  env: LauncherEnv,
+  source: NodeJS.ProcessEnv,
+): Promise<Launched> {
   const plan: LaunchPlan = planLaunch(command, env);
   const agentEnv: Record<string, string> = {};
   const notes: string[] = [];

@@ -82,7 +82,9 @@ describe('pnpm ask, through the launcher', () => {
     });
     // With --json the notes go to stderr, so stdout is exactly one JSON object.
     expect(stderr).toMatch(
-      new RegExp(`note: +started the workshop MCP server at http://127\\.0\\.0\\.1:${ports.PORT}/mcp \\(process \\d+`),
+      new RegExp(
+        `note: +started the workshop MCP server at http://127\\.0\\.0\\.1:${ports.PORT}/mcp \\(process \\d+`,
+      ),
     );
     expect(stderr).toMatch(/started the offline demo model at http:\/\/127\.0\.0\.1:\d+\/v1/);
     expect(await isListening('127.0.0.1', Number(ports.PORT))).toBe(false);
@@ -148,7 +150,9 @@ describe('pnpm ask, with a server already listening', () => {
   it('uses it, says so, and leaves it running', async () => {
     const settings = { ...(await freshSettings()), PORT: serverPort };
     const { stdout } = await launcher(['ask', 'What is 6 * 7?'], settings);
-    expect(stdout).toContain(`note:   using the MCP server already listening at http://127.0.0.1:${serverPort}/mcp`);
+    expect(stdout).toContain(
+      `note:   using the MCP server already listening at http://127.0.0.1:${serverPort}/mcp`,
+    );
     expect(stdout).not.toContain('started the workshop MCP server');
     expect(await isListening('127.0.0.1', Number(serverPort))).toBe(true);
   });
@@ -157,7 +161,9 @@ describe('pnpm ask, with a server already listening', () => {
 describe('pnpm demo, through the launcher', () => {
   it('asks its five questions against a fresh server with a temporary database, then exits 0', async () => {
     const { stdout } = await launcher(['demo'], { DEMO_MODEL_PORT: '0' });
-    expect(stdout).toMatch(/started the workshop MCP server at .* \(process \d+, a temporary task database\)/);
+    expect(stdout).toMatch(
+      /started the workshop MCP server at .* \(process \d+, a temporary task database\)/,
+    );
     expect(stdout.match(/^━━ \d\/5: /gm)).toHaveLength(5);
     expect(stdout).toContain('Pack an umbrella for Bergen');
   });

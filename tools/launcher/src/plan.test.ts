@@ -35,7 +35,9 @@ describe('planLaunch', () => {
     expect(planLaunch('ask', loadLauncherEnv({ MCP_SERVER_URL: 'http://10.0.0.5:3000/mcp' })).server).toBe(
       undefined,
     );
-    expect(planLaunch('demo', loadLauncherEnv({ MCP_SERVERS_CONFIG: 'servers.json' })).server).toBe(undefined);
+    expect(planLaunch('demo', loadLauncherEnv({ MCP_SERVERS_CONFIG: 'servers.json' })).server).toBe(
+      undefined,
+    );
   });
 
   it.each([

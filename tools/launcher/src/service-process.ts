@@ -61,7 +61,9 @@ async function waitForHealth(url: string, child: ChildProcess, title: string): P
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
-      throw new Error(`${title} exited with code ${child.exitCode} before it was ready (its error is above).`);
+      throw new Error(
+        `${title} exited with code ${child.exitCode} before it was ready (its error is above).`,
+      );
     }
     const ok = await fetch(url).then(
       (response) => response.ok,
