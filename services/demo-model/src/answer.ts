@@ -42,6 +42,8 @@ export interface ToolOutcome {
   content: string;
   /** True when a later call repeated this failed one with the value its error suggested. */
   retried?: boolean;
+  /** What the result says about the question's own point (e.g. the day asked for), said instead of the quote. */
+  focus?: string;
 }
 
 export type ParsedOutcome =
@@ -184,6 +186,7 @@ function describeOutcome(outcome: ToolOutcome): string {
       ? `${outcome.name}${note} said: “${oneLine(parsed.text, MAX_QUOTE_CHARS)}”.`
       : `${outcome.name}${note} returned nothing.`;
   }
+  if (outcome.focus) return `${outcome.name}${note} — ${outcome.focus}`;
   const fields = salientFields(parsed.value);
   return fields.length > 0
     ? `Here is what ${outcome.name} returned${note}: ${fields.join(', ')}.`

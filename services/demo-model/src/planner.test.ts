@@ -3,10 +3,11 @@
  * unrelated one (to prove nothing is written for particular tools), answers that quote results,
  * the single retry with a suggested value, and the help texts.
  */
-import { describe, expect, it } from 'vitest';
+
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { describe, expect, it } from 'vitest';
 import { MAX_PLANNED_CHARS, planTurn } from './planner.js';
-import { DEMO_LABEL, type Plan, type PlannerMessage, type PlannerTool } from './types.js';
+import { DEMO_LABEL, type Plan, type PlannedCall, type PlannerMessage, type PlannerTool } from './types.js';
 
 /** Written like the workshop server's tools, but defined here: the planner must not know them. */
 const WORKSHOP_TOOLS: PlannerTool[] = [
@@ -186,6 +187,87 @@ function afterCall(
   ];
 }
 
+/** Stands in for a missing turn, so `textOf` fails with a message. */
+const NO_TURN: Plan = { kind: 'tool_calls', calls: [] };
+
+/** The gist of a turn: its calls, or just "answer". */
+function summary(plan: Plan): PlannedCall[] | 'answer' {
+  return plan.kind === 'tool_calls' ? plan.calls : 'answer';
+}
+
+/**
+ * Plays a whole conversation the way an agent does: each turn's calls get their results from
+ * `results`, and the next turn sees them. Returns every turn; stops at the answer.
+ */
+function converse(
+  question: string,
+  results: (call: PlannedCall) => unknown,
+  tools: PlannerTool[] = WORKSHOP_TOOLS,
+): Plan[] {
+  const messages: PlannerMessage[] = [{ role: 'user', content: question }];
+  const turns: Plan[] = [];
+  // A conversation that does not end within a few turns is itself the bug under test.
+  for (let turn = 0; turn < 8; turn += 1) {
+    const plan = planTurn({ messages, tools });
+    turns.push(plan);
+    if (plan.kind === 'answer') break;
+    const ids = plan.calls.map((_, index) => `call_${turn}_${index}`);
+    messages.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: plan.calls.map((call, index) => ({
+        id: ids[index] ?? '',
+        type: 'function',
+        function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+      })),
+    });
+    plan.calls.forEach((call, index) => {
+      messages.push({ role: 'tool', tool_call_id: ids[index], content: JSON.stringify(results(call)) });
+    });
+  }
+  return turns;
+}
+
+/** A task list tool set's results, with a list that really holds what was added before. */
+function taskResults(): (call: PlannedCall) => unknown {
+  const items: Array<{ id: number; title: string; done: boolean }> = [];
+  return (call) => {
+    if (call.name === 'add_task') {
+      const task = { id: items.length + 1, title: String(call.arguments.title), done: false };
+      items.push(task);
+      return { task };
+    }
+    if (call.name === 'list_tasks') return { status: 'all', items: [...items], count: items.length };
+    return { error: `unexpected ${call.name}` };
+  };
+}
+
+/** London from Monday 2026-11-23, a week, shaped like a typical weather tool's result. */
+function londonWeek() {
+  const day = (date: string, minC: number, maxC: number, precipitationMm: number, conditions: string) => ({
+    date,
+    minC,
+    maxC,
+    precipitationMm,
+    weatherCode: 0,
+    conditions,
+  });
+  return {
+    place: { name: 'London', country: 'United Kingdom', timezone: 'Europe/London' },
+    current: { temperatureC: 8.6, conditions: 'Partly cloudy' },
+    forecast: [
+      day('2026-11-23', 2.9, 11.9, 0, 'Partly cloudy'),
+      day('2026-11-24', 3, 10.4, 0, 'Partly cloudy'),
+      day('2026-11-25', 1.8, 10.8, 9.5, 'Rain'),
+      day('2026-11-26', 4, 8, 0.1, 'Overcast'),
+      day('2026-11-27', 6.1, 9, 4.2, 'Light rain'),
+      day('2026-11-28', 5, 7.5, 0, 'Clear sky'),
+      day('2026-11-29', 2, 6, 0, 'Mainly clear'),
+    ],
+    source: 'offline-dataset',
+  };
+}
+
 describe('planTurn', () => {
   describe('tool choice on a workshop-like tool set', () => {
     it.each([
@@ -216,6 +298,30 @@ describe('planTurn', () => {
       ['remove task number 7', 'delete_task', { id: 7 }],
     ])('calls the right tool for %j', (question, name, args) => {
       expect(callsOf(ask(question))).toEqual([{ name, arguments: args }]);
+    });
+
+    it('reads an enum that strict mode wrapped as anyOf with null, as the agent sends it', () => {
+      const strictTools = WORKSHOP_TOOLS.map((tool) =>
+        tool.name === 'list_tasks'
+          ? {
+              ...tool,
+              parameters: {
+                type: 'object',
+                properties: {
+                  status: {
+                    anyOf: [{ type: 'string', enum: ['all', 'open', 'done'] }, { type: 'null' }],
+                    description: 'Which tasks to list. Default "all".',
+                  },
+                },
+                required: ['status'],
+                additionalProperties: false,
+              },
+            }
+          : tool,
+      );
+      expect(callsOf(ask('List my open tasks', strictTools))).toEqual([
+        { name: 'list_tasks', arguments: { status: 'open' } },
+      ]);
     });
 
     it('makes one call per place when the message lists several', () => {
@@ -409,6 +515,183 @@ describe('planTurn', () => {
     });
   });
 
+  describe('requests whose steps depend on each other', () => {
+    it('calls one step per turn for "X then Y", waiting for each result, then answers about both', () => {
+      const turns = converse('add a task to buy milk then list my tasks', taskResults());
+      expect(turns.map(summary)).toEqual([
+        [{ name: 'add_task', arguments: { title: 'buy milk' } }],
+        [{ name: 'list_tasks', arguments: {} }],
+        'answer',
+      ]);
+      const answer = textOf(turns.at(-1) ?? NO_TURN);
+      expect(answer).toContain('add_task returned for title "buy milk"');
+      expect(answer).toContain('items: 1 entry ("buy milk")');
+    });
+
+    it.each([
+      'add a task to buy milk then list my tasks',
+      'Add a task to buy milk and then list my tasks.',
+      'add a task to buy milk, then show my tasks',
+      'add a task to buy milk. Then list my tasks',
+      'Add a task to buy milk, and after that list my tasks',
+      'add a task to buy milk; after that, list my tasks',
+      'Add a task to buy milk. Afterwards, list my tasks',
+      "add a task to buy milk and once that's done list my tasks",
+      'First add a task to buy milk, next list my tasks',
+      'add a task to buy milk and finally list my tasks',
+    ])('reads %j as two steps in order', (question) => {
+      expect(converse(question, taskResults()).map(summary)).toEqual([
+        [{ name: 'add_task', arguments: { title: 'buy milk' } }],
+        [{ name: 'list_tasks', arguments: {} }],
+        'answer',
+      ]);
+    });
+
+    it('runs "X, then Y, then Z" as three turns in that order', () => {
+      const turns = converse(
+        'add a task to buy milk, then add a task to call mom, then list my open tasks',
+        taskResults(),
+      );
+      expect(turns.map(summary)).toEqual([
+        [{ name: 'add_task', arguments: { title: 'buy milk' } }],
+        [{ name: 'add_task', arguments: { title: 'call mom' } }],
+        [{ name: 'list_tasks', arguments: { status: 'open' } }],
+        'answer',
+      ]);
+      expect(textOf(turns.at(-1) ?? NO_TURN)).toContain('items: 2 entries ("buy milk", "call mom")');
+    });
+
+    it('repeats a step that equals an earlier one: list, add, list again', () => {
+      expect(
+        converse('list my tasks, then add a task to buy milk, then list my tasks', taskResults()).map(
+          summary,
+        ),
+      ).toEqual([
+        [{ name: 'list_tasks', arguments: {} }],
+        [{ name: 'add_task', arguments: { title: 'buy milk' } }],
+        [{ name: 'list_tasks', arguments: {} }],
+        'answer',
+      ]);
+    });
+
+    it('reads a plain "and" after a change to the same kind of thing as "then"', () => {
+      expect(converse('add a task to buy milk and list my tasks', taskResults()).map(summary)).toEqual([
+        [{ name: 'add_task', arguments: { title: 'buy milk' } }],
+        [{ name: 'list_tasks', arguments: {} }],
+        'answer',
+      ]);
+    });
+
+    it.each([
+      ['weather in Bergen and Oslo', ['get_weather', 'get_weather']],
+      ["What's the weather in Bergen and what time is it in Tokyo?", ['get_weather', 'get_time']],
+      ['weather in Bergen and the time in Tokyo', ['get_weather', 'get_time']],
+      ['add a task to buy milk and tell me the weather in Oslo', ['add_task', 'get_weather']],
+    ])('keeps independent calls in one turn: %j', (question, names) => {
+      expect(callsOf(ask(question)).map((call) => call.name)).toEqual(names);
+    });
+
+    it('retries a failed step once with the suggested value before moving on', () => {
+      const results = (call: PlannedCall) =>
+        call.arguments.location === 'Osloo'
+          ? { error: 'Unknown place "Osloo". Did you mean "Oslo"?' }
+          : call.name === 'get_weather'
+            ? { current: { temperatureC: 4 } }
+            : { timezone: 'Asia/Tokyo', time: '09:00' };
+      expect(converse('weather in Osloo, then the time in Tokyo', results).map(summary)).toEqual([
+        [{ name: 'get_weather', arguments: { location: 'Osloo' } }],
+        [{ name: 'get_weather', arguments: { location: 'Oslo' } }],
+        [{ name: 'get_time', arguments: { timezone: 'Asia/Tokyo' } }],
+        'answer',
+      ]);
+    });
+
+    it('goes on after a failed step, and does not call the next step of the same tool a retry', () => {
+      const results = (call: PlannedCall) =>
+        call.arguments.title === 'buy milk' ? { error: 'The task list is full.' } : { task: { id: 2 } };
+      const turns = converse('add a task to buy milk, then add a task to call mom', results);
+      expect(turns.map(summary)).toEqual([
+        [{ name: 'add_task', arguments: { title: 'buy milk' } }],
+        [{ name: 'add_task', arguments: { title: 'call mom' } }],
+        'answer',
+      ]);
+      const text = textOf(turns.at(-1) ?? NO_TURN);
+      expect(text).toContain('add_task for title "buy milk" failed: “The task list is full.”');
+      expect(text).not.toContain('tried again');
+    });
+
+    it('asks for a missing value before starting a sequence', () => {
+      const text = textOf(ask('add a task, then list my tasks'));
+      expect(text).toContain('add_task');
+      expect(text).toContain('title');
+    });
+  });
+
+  describe('a question about a particular day', () => {
+    const MONDAY = new Date('2026-11-23T12:00:00Z');
+    const askOn = (question: string, now = MONDAY) =>
+      planTurn({ messages: [{ role: 'user', content: question }], tools: WORKSHOP_TOOLS, now });
+
+    it.each([
+      ['Will I need an umbrella in London on Friday?', 5],
+      ['weather in London this Saturday', 6],
+      ['Forecast for Oslo on Sunday', 7],
+      ['weather in Oslo tomorrow', 2],
+      ['weather in Oslo the day after tomorrow', 3],
+      ['Next Monday in London: will it rain?', 7],
+    ])('asks %j for enough days (%i)', (question, days) => {
+      expect(callsOf(askOn(question))[0]?.arguments.days).toBe(days);
+    });
+
+    it('leaves the number of days to the tool when no day is named', () => {
+      expect(callsOf(askOn('weather in London'))[0]?.arguments).toEqual({ location: 'London' });
+    });
+
+    it('does not read a weekday as a place', () => {
+      expect(callsOf(askOn('weather for Friday in London'))).toEqual([
+        { name: 'get_weather', arguments: { location: 'London', days: 5 } },
+      ]);
+    });
+
+    it('answers about the day asked for and whether to take an umbrella', () => {
+      const messages = afterCall(
+        'Will I need an umbrella in London on Friday?',
+        'get_weather',
+        { location: 'London', days: 5 },
+        londonWeek(),
+      );
+      const text = textOf(planTurn({ messages, tools: WORKSHOP_TOOLS, now: MONDAY }));
+      expect(text).toContain('Friday (2026-11-27): 6.1 to 9.0 °C, precipitation 4.2 mm, Light rain');
+      expect(text).toMatch(/rain is expected.*umbrella/i);
+      expect(text).not.toContain('2026-11-24');
+    });
+
+    it('says when no rain is expected on the day asked for', () => {
+      const messages = afterCall(
+        'Do I need an umbrella in London tomorrow?',
+        'get_weather',
+        { location: 'London', days: 2 },
+        londonWeek(),
+      );
+      const text = textOf(planTurn({ messages, tools: WORKSHOP_TOOLS, now: MONDAY }));
+      expect(text).toContain('Tuesday (2026-11-24): 3.0 to 10.4 °C, precipitation 0.0 mm, Partly cloudy');
+      expect(text).toMatch(/no rain is expected/i);
+    });
+
+    it('says so when the day asked for is beyond the forecast the tool can give', () => {
+      const messages = afterCall(
+        'Will it rain in London next Monday?',
+        'get_weather',
+        { location: 'London', days: 7 },
+        londonWeek(),
+      );
+      const text = textOf(planTurn({ messages, tools: WORKSHOP_TOOLS, now: MONDAY }));
+      expect(text).toContain('Monday (2026-11-30)');
+      expect(text).toMatch(/beyond/);
+      expect(text).toContain('2026-11-29');
+    });
+  });
+
   describe('recovery from a failed call', () => {
     const suggestion = {
       error: 'Unknown place "Osloo". Did you mean "Oslo"? Use list_cities to see every supported city.',
@@ -515,7 +798,9 @@ describe('planTurn', () => {
   });
 
   it("accepts the openai client's own message type", () => {
-    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: [{ type: 'text', text: 'weather in Oslo' }] }];
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'user', content: [{ type: 'text', text: 'weather in Oslo' }] },
+    ];
     expect(callsOf(planTurn({ messages, tools: WORKSHOP_TOOLS }))[0]?.arguments).toEqual({
       location: 'Oslo',
     });

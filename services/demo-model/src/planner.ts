@@ -1,13 +1,17 @@
 /**
  * @module planner
  * The offline demo model's whole "mind": a pure function from the conversation and the offered
- * tools to the next turn — call tools, retry once with a suggested value, or answer quoting the
- * results. It knows no tool by name. Served by `server.ts`; test: `planner.test.ts`.
+ * tools to the next turn — call tools (one step of the request at a time), retry once with a
+ * suggested value, or answer quoting the results. It knows no tool by name. Served by
+ * `server.ts`; test: `planner.test.ts`.
  */
 import { describeOutcomes, helpText, missingText, parseOutcome, type ToolOutcome } from './answer.js';
+import { describeDays } from './day-answer.js';
+import { coverDays, dayCountParameter } from './days.js';
 import { findExpression } from './expression.js';
 import { extractArguments, MAX_CALLS_PER_TURN, type MissingParameter } from './extract.js';
 import { concepts, isRecord, rankTools } from './score.js';
+import { orderClauses, splitClauses, splitSteps } from './steps.js';
 import type { Plan, PlanInput, PlannedCall, PlannerMessage, PlannerTool } from './types.js';
 
 /** A failed call is retried with the value its error suggested once per question; more would be a loop. */
@@ -19,6 +23,12 @@ export const MAX_PLANNED_CHARS = 2_000;
  * well: "add a task" with no title should ask for the title, not list the tasks instead.
  */
 const RUNNER_UP_RATIO = 0.75;
+/**
+ * "Do A, then B, then C…" is planned as at most this many steps, one turn each: a longer chain
+ * is more likely a misreading, and with a retry and the answer it stays within the agent's
+ * default of 8 tool rounds.
+ */
+export const MAX_STEPS = 5;
 
 /** Phrases a tool's error uses to propose a value: `Did you mean "Oslo"?`, `Try "Oslo"`, `call again with "Oslo"`. */
 const SUGGESTION =
@@ -40,7 +50,7 @@ type Choice =
   | { kind: 'none' };
 
 /** The best tool whose required arguments the text fills, or what the best one lacks. */
-function chooseTool(text: string, tools: readonly PlannerTool[]): Choice {
+function chooseTool(text: string, tools: readonly PlannerTool[], now: Date): Choice {
   const expression = findExpression(text);
   // Words inside arithmetic ("3 times 4") are operators, not intent.
   const intentText = expression ? `${text.slice(0, expression.start)} ${text.slice(expression.end)}` : text;
@@ -53,43 +63,78 @@ function chooseTool(text: string, tools: readonly PlannerTool[]): Choice {
     if (score < best * RUNNER_UP_RATIO) break;
     const extraction = extractArguments(tool, text);
     if (extraction.missing.length === 0) {
-      return { kind: 'calls', calls: extraction.calls.map((args) => ({ name: tool.name, arguments: args })) };
+      const calls = extraction.calls.map((args) => ({
+        name: tool.name,
+        arguments: coverDays(tool, args, text, now),
+      }));
+      return { kind: 'calls', calls };
     }
     firstMissing ??= { kind: 'missing', tool: tool.name, missing: extraction.missing };
   }
   return firstMissing ?? { kind: 'none' };
 }
 
-const signature = (call: PlannedCall) => `${call.name}\u0000${JSON.stringify(call.arguments)}`;
+/** A call's identity; keys are sorted so a client that reorders the arguments' JSON still matches. */
+const signature = (call: PlannedCall) => `${call.name}\u0000${canonicalJson(call.arguments)}`;
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (!isRecord(value)) return JSON.stringify(value) ?? 'null';
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
+}
 
 function uniqueCalls(calls: readonly PlannedCall[]): PlannedCall[] {
   const seen = new Set<string>();
   return calls.filter((call) => !seen.has(signature(call)) && seen.add(signature(call)));
 }
 
-/** "Weather in Oslo and the time in Tokyo" → two clauses, each planned on its own. */
-function splitClauses(text: string): string[] {
-  return text
-    .split(/\s*(?:[;?!]+|\.(?=\s|$)|,?\s+(?:and\s+)?(?:also|then)\s+|,?\s+and\s+)\s*/iu)
-    .map((clause) => clause.trim())
-    .filter((clause) => clause.length > 0);
-}
+/** What a question asks for: steps of calls (each step one turn, in order), or a written answer. */
+type QuestionPlan = { kind: 'steps'; steps: PlannedCall[][] } | { kind: 'answer'; text: string };
+type StepsChoice = { kind: 'steps'; steps: PlannedCall[][] } | Exclude<Choice, { kind: 'calls' }>;
 
-/** Plans a fresh question: one call (or one per listed place), or several when clauses ask for different things. */
-function planQuestion(question: string, tools: readonly PlannerTool[]): Plan {
-  const text = question.slice(0, MAX_PLANNED_CHARS);
-  if (tools.length === 0 || text.trim() === '') return { kind: 'answer', text: helpText(tools, text) };
+/**
+ * One step of the request: its clauses ("weather in Oslo and the time in Tokyo") planned on
+ * their own when two or more of them ask for something, else the whole text as one request.
+ * Clauses that must wait for another (see `orderClauses`) become steps of their own.
+ */
+function planStep(text: string, tools: readonly PlannerTool[], now: Date): StepsChoice {
   const clauses = splitClauses(text);
   if (clauses.length > 1) {
-    const perClause = clauses.map((clause) => chooseTool(clause, tools));
-    const calls = perClause.flatMap((choice) => (choice.kind === 'calls' ? choice.calls : []));
-    if (perClause.filter((choice) => choice.kind === 'calls').length >= 2) {
-      return { kind: 'tool_calls', calls: uniqueCalls(calls).slice(0, MAX_CALLS_PER_TURN) };
-    }
+    const chosen = clauses
+      .map((clause) => chooseTool(clause, tools, now))
+      .flatMap((choice) => (choice.kind === 'calls' ? [choice.calls] : []));
+    if (chosen.length >= 2) return { kind: 'steps', steps: orderClauses(chosen) };
   }
-  const choice = chooseTool(text, tools);
-  if (choice.kind === 'calls') return { kind: 'tool_calls', calls: uniqueCalls(choice.calls) };
-  if (choice.kind === 'missing') return { kind: 'answer', text: missingText(choice.tool, choice.missing) };
+  const choice = chooseTool(text, tools, now);
+  return choice.kind === 'calls' ? { kind: 'steps', steps: [choice.calls] } : choice;
+}
+
+/**
+ * Plans a fresh question as steps. Words like "then" or "after that" split it into steps run one
+ * after the other; a step whose tool lacks a required value is asked about before anything is
+ * done, since stopping half-way through an ordered request would leave it half done.
+ */
+function planQuestion(question: string, tools: readonly PlannerTool[], now: Date): QuestionPlan {
+  const text = question.slice(0, MAX_PLANNED_CHARS);
+  if (tools.length === 0 || text.trim() === '') return { kind: 'answer', text: helpText(tools, text) };
+  const parts = splitSteps(text);
+  const perPart = parts.length > 1 ? parts.map((part) => planStep(part, tools, now)) : [];
+  const withCalls = perPart.filter((choice) => choice.kind === 'steps').length;
+  const lacking = perPart.some((choice) => choice.kind === 'missing');
+  // A single part with calls and nothing to ask about is no sequence ("weather in Oslo, then
+  // Bergen"): the whole text decides, as a question without order words would.
+  const planned = withCalls >= 2 || (withCalls === 1 && lacking) ? perPart : [planStep(text, tools, now)];
+  const missing = planned.find((choice) => choice.kind === 'missing');
+  if (missing?.kind === 'missing') {
+    return { kind: 'answer', text: missingText(missing.tool, missing.missing) };
+  }
+  const steps = planned
+    .flatMap((choice) => (choice.kind === 'steps' ? choice.steps : []))
+    .map((calls) => uniqueCalls(calls).slice(0, MAX_CALLS_PER_TURN))
+    .filter((calls) => calls.length > 0)
+    .slice(0, MAX_STEPS);
+  if (steps.length > 0) return { kind: 'steps', steps };
   return { kind: 'answer', text: helpText(tools, text) };
 }
 
@@ -172,32 +217,79 @@ function recoveryCalls(
   return retries;
 }
 
-/** After tool results: retry once if an error suggested a fix, otherwise answer quoting the results. */
-function planAfterTools(after: readonly PlannerMessage[], tools: readonly PlannerTool[]): Plan | undefined {
+/**
+ * How many of the plan's steps the calls made so far have carried out, in order. Each step takes
+ * its calls out of what was made, so "list, add, list" needs two list calls before it is done.
+ */
+function stepsDone(steps: readonly PlannedCall[][], made: readonly PlannedCall[]): number {
+  const available = new Map<string, number>();
+  for (const call of made) available.set(signature(call), (available.get(signature(call)) ?? 0) + 1);
+  let done = 0;
+  for (const step of steps) {
+    const needed = new Map<string, number>();
+    for (const call of step) needed.set(signature(call), (needed.get(signature(call)) ?? 0) + 1);
+    if ([...needed].some(([key, count]) => (available.get(key) ?? 0) < count)) break;
+    for (const [key, count] of needed) available.set(key, (available.get(key) ?? 0) - count);
+    done += 1;
+  }
+  return done;
+}
+
+/**
+ * After tool results: retry once if an error suggested a fix; else call the next step of the
+ * plan; else answer quoting every result, about the day asked for when the question names one.
+ */
+function planAfterTools(
+  after: readonly PlannerMessage[],
+  plan: QuestionPlan,
+  input: { tools: readonly PlannerTool[]; question: string; now: Date },
+): Plan | undefined {
+  const { tools, question, now } = input;
   const { outcomes, made, rounds } = readRounds(after);
   if (outcomes.length === 0) return undefined;
-  if (rounds <= MAX_RECOVERY_ROUNDS) {
+  const steps = plan.kind === 'steps' ? plan.steps : [];
+  const done = stepsDone(steps, made);
+  // Rounds beyond the steps carried out were retries; a history the plan does not explain counts as one step.
+  if (rounds - Math.max(done, 1) < MAX_RECOVERY_ROUNDS) {
     const retries = recoveryCalls(outcomes, made, tools);
     if (retries.length > 0) return { kind: 'tool_calls', calls: retries.slice(0, MAX_CALLS_PER_TURN) };
   }
-  const described = outcomes.map(({ round, ...outcome }) => ({
-    ...outcome,
-    retried:
-      parseOutcome(outcome.content).kind === 'error' &&
-      outcomes.some((later) => later.round > round && later.name === outcome.name),
-  }));
+  // Only a history that follows the plan is continued, and never past its steps plus the retries.
+  const next = steps[done];
+  if (next && done > 0 && rounds < steps.length + MAX_RECOVERY_ROUNDS) {
+    return { kind: 'tool_calls', calls: next };
+  }
+  const described = outcomes.map(({ round, ...outcome }) => {
+    const tool = tools.find((t) => t.name === outcome.name);
+    const maxDays = tool ? dayCountParameter(tool)?.maximum : undefined;
+    const focus = describeDays(outcome.content, question, now, maxDays);
+    const parsed = parseOutcome(outcome.content);
+    return {
+      ...outcome,
+      ...(focus ? { focus } : {}),
+      // Only an error that suggested a value was retried; a later call of the same tool may be the next step.
+      retried:
+        parsed.kind === 'error' &&
+        SUGGESTION.test(parsed.message) &&
+        outcomes.some((later) => later.round > round && later.name === outcome.name),
+    };
+  });
   return { kind: 'answer', text: describeOutcomes(described) };
 }
 
 /**
- * The demo model's next turn. It reads the last user message and everything after it: with no
- * tool results yet it picks tools and arguments from the user's words; with results it retries
- * a call once if an error suggested a value, and otherwise answers quoting what came back.
+ * The demo model's next turn. It reads the last user message and everything after it. It plans
+ * the question as steps (see `planQuestion`) every time, since it keeps no state: with no tool
+ * results yet it calls the first step; with results it retries a call once if an error suggested
+ * a value, then calls the next step not yet carried out, and at the end answers quoting them all.
  */
 export function planTurn(input: PlanInput): Plan {
   const { messages, tools } = input;
+  const now = input.now ?? new Date();
   const lastUser = messages.findLastIndex((message) => message.role === 'user');
   const question = lastUser >= 0 ? contentText(messages[lastUser]?.content) : '';
-  const afterTools = planAfterTools(messages.slice(lastUser + 1), tools);
-  return afterTools ?? planQuestion(question, tools);
+  const plan = planQuestion(question, tools, now);
+  const afterTools = planAfterTools(messages.slice(lastUser + 1), plan, { tools, question, now });
+  if (afterTools) return afterTools;
+  return plan.kind === 'steps' ? { kind: 'tool_calls', calls: plan.steps[0] ?? [] } : plan;
 }

@@ -25,7 +25,10 @@ export const STOPWORDS = new Set(
     'shall should may might must do does did to of in on at for from by with without about as and or but if ' +
     'then so than too very just also any some all get got give tell let lets like s t now current currently ' +
     'today right go going want wanted need needs know up out into over under again hi hello hey thanks thank ' +
-    'ok okay e g eg ie etc not no yes use using used returns return returned'
+    'ok okay e g eg ie etc not no yes use using used returns return returned ' +
+    // Days and order words say when, not what: "weather on Friday", "first …, next …".
+    'tomorrow tonight monday tuesday wednesday thursday friday saturday sunday first next finally ' +
+    'afterwards afterward'
   ).split(' '),
 );
 
@@ -169,12 +172,25 @@ export function rankTools(
     .sort((a, b) => b.score - a.score);
 }
 
-/** A JSON Schema's `properties`, keeping only entries that are objects. */
+/**
+ * A JSON Schema's `properties`, keeping only entries that are objects. An optional field that a
+ * client's strict mode rewrote as `anyOf: [{…}, {type: "null"}]` is read as its non-null branch,
+ * with the outer description, so its enum or type is still seen.
+ */
 export function schemaProperties(schema: unknown): Record<string, Record<string, unknown>> {
   if (!isRecord(schema) || !isRecord(schema.properties)) return {};
   const out: Record<string, Record<string, unknown>> = {};
-  for (const [name, value] of Object.entries(schema.properties)) if (isRecord(value)) out[name] = value;
+  for (const [name, value] of Object.entries(schema.properties))
+    if (isRecord(value)) out[name] = unwrapNullable(value);
   return out;
+}
+
+function unwrapNullable(schema: Record<string, unknown>): Record<string, unknown> {
+  const branches = Array.isArray(schema.anyOf) ? schema.anyOf.filter(isRecord) : [];
+  const [branch, ...others] = branches.filter((b) => b.type !== 'null');
+  if (!branch || others.length > 0 || branches.length !== (schema.anyOf as unknown[]).length) return schema;
+  const { anyOf: _anyOf, ...outer } = schema;
+  return { ...branch, ...outer };
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -315,6 +315,175 @@ describe('POST /v1/responses', () => {
   });
 });
 
+const TASK_TOOLS: ChatCompletionTool[] = [
+  {
+    type: 'function',
+    function: {
+      name: 'add_task',
+      description: "Add a task to the user's task list.",
+      parameters: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'list_tasks',
+      description: "List the user's tasks.",
+      parameters: { type: 'object', properties: {} },
+    },
+  },
+];
+/** What the task tools answer: the list holds whatever was added before it was listed. */
+function taskResult(name: string, items: string[], args: string): string {
+  if (name === 'add_task') {
+    const title = String((JSON.parse(args) as { title?: unknown }).title);
+    items.push(title);
+    return JSON.stringify({ task: { id: items.length, title } });
+  }
+  return JSON.stringify({
+    items: items.map((title, index) => ({ id: index + 1, title })),
+    count: items.length,
+  });
+}
+
+describe('requests whose steps depend on each other', () => {
+  it('Chat Completions: "X then Y" is one call per turn, each after the last result, then an answer', async () => {
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'user', content: 'add a task to buy milk then list my tasks' },
+    ];
+    const items: string[] = [];
+    const called: string[][] = [];
+    let answer: string | null | undefined;
+    // Three turns are expected; a few more show up as a failure rather than a hang.
+    for (let turn = 0; turn < 5 && answer === undefined; turn += 1) {
+      const completion = await client.chat.completions.create({ model: 'x', messages, tools: TASK_TOOLS });
+      const message = completion.choices[0]?.message;
+      if (!message) throw new Error('expected a message');
+      const calls = (message.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [call] : []));
+      if (calls.length === 0) {
+        answer = message.content;
+        break;
+      }
+      called.push(calls.map((call) => call.function.name));
+      messages.push(message);
+      for (const call of calls) {
+        const content = taskResult(call.function.name, items, call.function.arguments);
+        messages.push({ role: 'tool', tool_call_id: call.id, content });
+      }
+    }
+    expect(called).toEqual([['add_task'], ['list_tasks']]);
+    expect(answer).toContain('items: 1 entry ("buy milk")');
+  });
+
+  it('Responses: "X, then Y" is one function_call per response, then an answer', async () => {
+    const tools: FunctionTool[] = TASK_TOOLS.flatMap((tool) =>
+      tool.type === 'function'
+        ? [
+            {
+              type: 'function' as const,
+              strict: false,
+              ...tool.function,
+              parameters: tool.function.parameters ?? null,
+            },
+          ]
+        : [],
+    );
+    const input: ResponseInputItem[] = [
+      { role: 'user', content: 'Add a task to buy milk, then list my tasks.' },
+    ];
+    const items: string[] = [];
+    const called: string[][] = [];
+    let answer = '';
+    for (let turn = 0; turn < 5 && !answer; turn += 1) {
+      // Streamed, like the agent asks for it; `finalResponse` assembles the events.
+      const final = await client.responses.stream({ model: 'x', input, tools }).finalResponse();
+      const calls = final.output.flatMap((item) => (item.type === 'function_call' ? [item] : []));
+      if (calls.length === 0) {
+        answer = final.output_text;
+        break;
+      }
+      called.push(calls.map((call) => call.name));
+      for (const call of calls) {
+        input.push(
+          { type: 'function_call', call_id: call.call_id, name: call.name, arguments: call.arguments },
+          {
+            type: 'function_call_output',
+            call_id: call.call_id,
+            output: taskResult(call.name, items, call.arguments),
+          },
+        );
+      }
+    }
+    expect(called).toEqual([['add_task'], ['list_tasks']]);
+    expect(answer).toContain('items: 1 entry ("buy milk")');
+  });
+
+  it('keeps independent calls in one turn', async () => {
+    const completion = await client.chat.completions.create({
+      model: 'x',
+      messages: [{ role: 'user', content: 'weather in Bergen and add a task to buy milk' }],
+      tools: CHAT_TOOLS,
+    });
+    expect(
+      completion.choices[0]?.message.tool_calls?.map(
+        (call) => call.type === 'function' && call.function.name,
+      ),
+    ).toEqual(['get_weather', 'add_task']);
+  });
+});
+
+describe('a question about a particular day, by the injected clock', () => {
+  let monday: RunningDemoModel;
+  let mondayClient: OpenAI;
+  const LONDON = JSON.stringify({
+    place: { name: 'London', timezone: 'Europe/London' },
+    forecast: ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27'].map((date, index) => ({
+      date,
+      minC: 2 + index,
+      maxC: 9,
+      precipitationMm: index === 4 ? 4.2 : 0,
+      conditions: index === 4 ? 'Light rain' : 'Clear sky',
+    })),
+  });
+
+  beforeAll(async () => {
+    monday = await startDemoModel({ port: 0, now: () => new Date('2026-11-23T12:00:00Z') });
+    mondayClient = new OpenAI({ apiKey: 'unused', baseURL: monday.url, maxRetries: 0 });
+  });
+
+  afterAll(async () => {
+    await monday.close();
+  });
+
+  it('asks for enough days to reach the weekday named, and answers about that day', async () => {
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'user', content: 'Will I need an umbrella in London on Friday?' },
+    ];
+    const first = await mondayClient.chat.completions.create({ model: 'x', messages, tools: CHAT_TOOLS });
+    const assistant = first.choices[0]?.message;
+    const call = assistant?.tool_calls?.[0];
+    if (!assistant || call?.type !== 'function') throw new Error('expected a tool call');
+    expect(JSON.parse(call.function.arguments)).toEqual({ location: 'London', days: 5 });
+    messages.push(assistant, { role: 'tool', tool_call_id: call.id, content: LONDON });
+    const second = await mondayClient.chat.completions.create({ model: 'x', messages, tools: CHAT_TOOLS });
+    const text = second.choices[0]?.message.content ?? '';
+    expect(text).toContain('Friday (2026-11-27): 6.0 to 9.0 °C, precipitation 4.2 mm, Light rain');
+    expect(text).toMatch(/rain is expected.*umbrella/i);
+  });
+
+  it('does the same through the Responses API', async () => {
+    const response = await mondayClient.responses.create({
+      model: 'x',
+      input: 'weather in London on Thursday',
+      tools: RESPONSES_TOOLS,
+    });
+    expect(response.output[0]).toMatchObject({
+      type: 'function_call',
+      arguments: '{"location":"London","days":4}',
+    });
+  });
+});
+
 describe('bad and hostile requests', () => {
   it('answers malformed JSON with a 400 in the OpenAI error shape', async () => {
     const error = await expectOpenAIError(

@@ -42,10 +42,12 @@ const MODEL_CREATED = Math.floor(Date.UTC(2025, 0, 1) / 1000);
 export interface DemoModelAppOptions {
   /** Pause between stream events, in ms; 0 sends a whole stream at once (tests). */
   chunkDelayMs?: number;
+  /** The clock: what "today", "tomorrow" and "on Friday" mean, and the `created` stamps. Tests fix it. */
+  now?: () => Date;
 }
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
-const now = () => Math.floor(Date.now() / 1000);
+const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 function sendError(
   res: HttpResponse,
@@ -137,6 +139,7 @@ function responsesTools(request: ResponsesRequest): FunctionTool[] {
 /** The demo model's HTTP app. It keeps no state between requests. */
 export function createDemoModelApp(options: DemoModelAppOptions = {}): Express {
   const delayMs = Math.max(0, options.chunkDelayMs ?? DEFAULT_CHUNK_DELAY_MS);
+  const clock = options.now ?? (() => new Date());
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: MAX_BODY_BYTES }));
@@ -156,8 +159,12 @@ export function createDemoModelApp(options: DemoModelAppOptions = {}): Express {
 
   app.post('/v1/chat/completions', async (req, res) => {
     const request = parseBody(chatRequestSchema, req.body);
-    const turn = runTurn(chatToPlanInput(request), JSON.stringify(request.messages).length);
-    const meta: CompletionMeta = { id: `chatcmpl-${randomBytes(12).toString('hex')}`, created: now() };
+    const now = clock();
+    const turn = runTurn({ ...chatToPlanInput(request), now }, JSON.stringify(request.messages).length);
+    const meta: CompletionMeta = {
+      id: `chatcmpl-${randomBytes(12).toString('hex')}`,
+      created: unixSeconds(now),
+    };
     if (!request.stream) {
       res.json(chatCompletion(turn, meta));
       return;
@@ -169,10 +176,11 @@ export function createDemoModelApp(options: DemoModelAppOptions = {}): Express {
 
   app.post('/v1/responses', async (req, res) => {
     const request = parseBody(responsesRequestSchema, req.body);
-    const turn = runTurn(responsesToPlanInput(request), JSON.stringify(request.input).length);
+    const now = clock();
+    const turn = runTurn({ ...responsesToPlanInput(request), now }, JSON.stringify(request.input).length);
     const meta: ResponseMeta = {
       id: newId('resp'),
-      createdAt: now(),
+      createdAt: unixSeconds(now),
       instructions: request.instructions ?? null,
       tools: responsesTools(request),
       messageId: newId('msg'),

@@ -14,6 +14,8 @@ export interface StartDemoModelOptions {
   port?: number;
   /** Pause between stream events, in ms; see `DEFAULT_CHUNK_DELAY_MS`. */
   chunkDelayMs?: number;
+  /** The clock; see `DemoModelAppOptions.now`. Defaults to the real time. */
+  now?: () => Date;
 }
 
 export interface RunningDemoModel {
@@ -31,8 +33,12 @@ function dialableHost(address: string): string {
 
 /** Listens, and resolves once the port is bound (or rejects, e.g. when the port is taken). */
 export async function startDemoModel(options: StartDemoModelOptions = {}): Promise<RunningDemoModel> {
-  const appOptions = options.chunkDelayMs === undefined ? {} : { chunkDelayMs: options.chunkDelayMs };
-  const server = createServer(createDemoModelApp(appOptions));
+  const server = createServer(
+    createDemoModelApp({
+      ...(options.chunkDelayMs === undefined ? {} : { chunkDelayMs: options.chunkDelayMs }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {

@@ -41,6 +41,8 @@ export interface PlannerMessage {
 export interface PlanInput {
   messages: readonly PlannerMessage[];
   tools: readonly PlannerTool[];
+  /** The clock, for "on Friday" and "tomorrow"; defaults to the real time. Tests fix it. */
+  now?: Date;
 }
 
 export interface PlannedCall {
