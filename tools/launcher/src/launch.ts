@@ -36,16 +36,15 @@ export async function launch(
     for (const fn of stops.reverse()) await fn().catch(() => undefined);
   };
   try {
-    if (plan.server) {
-      let serverEnv = source;
-      let where = `tasks in ${env.DATA_DIR ?? 'services/mcp-server/data'}`;
-      if (command === 'demo') {
-        const dataDir = mkdtempSync(join(tmpdir(), 'mcp-workshop-demo-'));
-        stops.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-        serverEnv = { ...source, DATA_DIR: dataDir };
-        where = 'a temporary task database';
-      }
-      const found = await reuseOrStart(MCP_SERVER, plan.server, serverEnv, stops);
+    // Both start at once: each is a cold Node process, and `pnpm ask` waits for the slower one only.
+    const [server, model] = await Promise.allSettled([
+      plan.server ? startServer(command, plan.server, env, source, stops) : undefined,
+      plan.demoModel ? reuseOrStart(DEMO_MODEL, plan.demoModel, source, stops) : undefined,
+    ]);
+    if (server.status === 'rejected') throw server.reason;
+    if (model.status === 'rejected') throw model.reason;
+    if (server.value) {
+      const { found, where } = server.value;
       agentEnv.MCP_SERVER_URL = found.url;
       notes.push(
         found.started
@@ -53,8 +52,8 @@ export async function launch(
           : `using the MCP server already listening at ${found.url}; stop it for a fresh one.`,
       );
     }
-    if (plan.demoModel) {
-      const found = await reuseOrStart(DEMO_MODEL, plan.demoModel, source, stops);
+    if (model.value) {
+      const found = model.value;
       agentEnv.DEMO_MODEL_URL = found.url;
       notes.push(
         found.started
@@ -68,6 +67,24 @@ export async function launch(
     await stop();
     throw error;
   }
+}
+
+/** The demo gets a throw-away database; otherwise the server's own DATA_DIR (or its default) holds the tasks. */
+async function startServer(
+  command: Command,
+  lookup: Lookup,
+  env: LauncherEnv,
+  source: NodeJS.ProcessEnv,
+  stops: Array<() => Promise<void>>,
+): Promise<{ found: Found; where: string }> {
+  if (command !== 'demo') {
+    const where = `tasks in ${env.DATA_DIR ?? 'services/mcp-server/data'}`;
+    return { found: await reuseOrStart(MCP_SERVER, lookup, source, stops), where };
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'mcp-workshop-demo-'));
+  stops.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const found = await reuseOrStart(MCP_SERVER, lookup, { ...source, DATA_DIR: dataDir }, stops);
+  return { found, where: 'a temporary task database' };
 }
 
 interface Found {
