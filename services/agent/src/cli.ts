@@ -8,7 +8,7 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { EnvError, loadAgentEnv } from './env.js';
-import { formatHeader, formatToolCall, formatTurn, turnAsJson } from './format.js';
+import { formatHeader, formatServerLog, formatToolCall, formatTurn, turnAsJson } from './format.js';
 import { declineInput, terminalInput } from './input.js';
 import { createLogger } from './logger.js';
 import { startRuntime } from './runtime.js';
@@ -110,6 +110,8 @@ async function main(): Promise<number> {
       if (!result) continue;
       conversationId = result.conversationId;
       if (!streamed || result.stoppedBecause === 'max_rounds') process.stdout.write(result.answer);
+      // Logs the server sent during the turn that belong to no single call (2025 sessions, stdio).
+      for (const log of result.serverLogs) process.stdout.write(`\n${formatServerLog(log)}`);
       process.stdout.write('\n\n');
     }
     return 0;

@@ -28,8 +28,8 @@ import {
   startScriptedOpenAI,
   toolMessages,
 } from './test-support/scripted-openai.js';
-import type { TurnResult } from './trace.js';
 import type { WorkshopProcess } from './test-support/workshop-process.js';
+import type { TurnResult } from './trace.js';
 
 const OPENAI_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Long enough to see a real answer, short enough for the timeout case to stay quick. */

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatHeader, formatToolCall, formatTurn, turnAsJson } from './format.js';
+import { ONE_SHOT_NOT_ASKED } from './input.js';
 import type { ModelDescription } from './llm/provider.js';
 import type { ToolCallTrace, TurnResult } from './trace.js';
 import type { ServerInfo } from './types.js';
@@ -23,11 +24,13 @@ const servers: ServerInfo[] = [
     target: 'http://127.0.0.1:3000/mcp',
     protocolVersion: '2026-07-28',
     era: 'modern',
+    implementation: { name: 'mcp-workshop-server', version: '0.1.0' },
   },
 ];
 
 const structured: ToolCallTrace = {
   id: 'call_1',
+  round: 1,
   functionName: 'get_weather',
   server: 'workshop',
   tool: 'get_weather',
@@ -45,11 +48,13 @@ const structured: ToolCallTrace = {
   truncated: false,
   progress: [{ progress: 1, total: 2, message: 'half way', atMs: 10 }],
   logs: [{ level: 'info', data: 'fetched', atMs: 12 }],
+  inputs: [],
 };
 
 const textOnly: ToolCallTrace = {
   ...structured,
   id: 'call_2',
+  round: 2,
   functionName: 'weather_forecast_daily',
   tool: 'weather.forecast.daily',
   arguments: {},
@@ -64,6 +69,7 @@ const textOnly: ToolCallTrace = {
 
 const refused: ToolCallTrace = {
   id: 'call_3',
+  round: 2,
   functionName: 'nope',
   arguments: '{bad',
   durationMs: 0,
@@ -74,6 +80,7 @@ const refused: ToolCallTrace = {
   truncated: false,
   progress: [],
   logs: [],
+  inputs: [],
 };
 
 const turn: TurnResult = {
@@ -82,12 +89,13 @@ const turn: TurnResult = {
   toolCalls: [structured, textOnly, refused],
   rounds: 2,
   stoppedBecause: 'answer',
+  serverLogs: [],
 };
 
 describe('formatToolCall', () => {
   it('shows the tool, arguments, duration, isError, structuredContent, text and what the model got', () => {
     const text = formatToolCall(structured, 0);
-    expect(text).toContain('tool call 1: get_weather → workshop/get_weather');
+    expect(text).toContain('tool call 1 (round 1): get_weather → workshop/get_weather');
     expect(text).toContain('42 ms');
     expect(text).toMatch(/\bok$/m);
     expect(text).toContain('arguments:         {"location":"Oslo","days":1}');
@@ -103,12 +111,48 @@ describe('formatToolCall', () => {
 
   it('says when there was no structuredContent and marks an isError result', () => {
     const text = formatToolCall(textOnly, 1);
-    expect(text).toContain('tool call 2: weather_forecast_daily → workshop/weather.forecast.daily');
+    expect(text).toContain('tool call 2 (round 2): weather_forecast_daily → workshop/weather.forecast.daily');
     expect(text).toMatch(/ERROR$/m);
     expect(text).toContain('isError:           true');
     expect(text).toContain('structuredContent: (none)');
     expect(text).toContain('content[text 1]:   Unknown city "Osloo".');
     expect(text).toContain('sent to model (error): {"error":"Unknown city \\"Osloo\\"."}');
+  });
+
+  it('names the round each call ran in, so calls made together share one', () => {
+    const lines = formatTurn(turn)
+      .split('\n')
+      .filter((line) => line.startsWith('┌─'));
+    expect(lines.map((line) => line.match(/^┌─ tool call (\d+) \(round (\d+)\)/)?.slice(1))).toEqual([
+      ['1', '1'],
+      ['2', '2'],
+      ['3', '2'],
+    ]);
+  });
+
+  it('says a request for input was not put to anyone, and that the tool heard "decline" for them', () => {
+    const unasked: ToolCallTrace = {
+      ...textOnly,
+      tool: 'delete_task',
+      functionName: 'delete_task',
+      result: { isError: true, text: ['Not deleted: the user declined.'], otherContent: [] },
+      inputs: [{ message: 'Delete task 2?', action: 'decline', notAsked: ONE_SHOT_NOT_ASKED, atMs: 5 }],
+    };
+    const text = formatToolCall(unasked, 0);
+    expect(text).toContain(
+      "│ input requested by delete_task: not asked (one-shot `ask` can't ask you to confirm; use `pnpm chat` or the web page) · question: Delete task 2?",
+    );
+    expect(text).toMatch(/nobody was asked/);
+  });
+
+  it('says what the person answered when they were asked', () => {
+    const asked: ToolCallTrace = {
+      ...structured,
+      inputs: [{ message: 'Your name?', action: 'accept', atMs: 5 }],
+    };
+    expect(formatToolCall(asked, 0)).toContain(
+      '│ input requested by get_weather: answered "accept" · question: Your name?',
+    );
   });
 
   it('shows the problem of a call that never reached a server', () => {
@@ -170,6 +214,18 @@ describe('formatTurn', () => {
     expect(text.trimEnd().split('\n').at(-1)).toBe('answer: It is 4 °C in Oslo.');
   });
 
+  it('shows a server log no call can claim once, apart from the calls', () => {
+    const text = formatTurn({
+      ...turn,
+      serverLogs: [{ server: 'workshop', level: 'info', logger: 'tasks', data: { message: 'hi' }, atMs: 3 }],
+    });
+    const lines = text.split('\n');
+    expect(lines.filter((line) => line.includes('"message":"hi"'))).toEqual([
+      'server log (not tied to a call) from workshop tasks (info): {"message":"hi"}',
+    ]);
+    expect(lines.at(-1)).toBe('answer: It is 4 °C in Oslo.');
+  });
+
   it('says when the turn stopped at the round limit', () => {
     expect(formatTurn({ ...turn, stoppedBecause: 'max_rounds' })).toContain(
       'answer  (stopped at the round limit):',
@@ -182,7 +238,22 @@ describe('formatHeader', () => {
     const text = formatHeader(model, servers);
     expect(text).toContain('scripted at http://127.0.0.1:9/v1');
     expect(text).toContain('chat API at http://127.0.0.1:9/v1');
-    expect(text).toContain('workshop → http://127.0.0.1:3000/mcp  (protocol 2026-07-28, modern era)');
+    expect(text).toContain('(protocol 2026-07-28, modern era)');
+  });
+
+  it('starts with the server that answered: its own name, version and URL', () => {
+    const [first, second] = formatHeader(model, servers).split('\n');
+    expect(first).toBe(
+      'mcp:    workshop → mcp-workshop-server 0.1.0 at http://127.0.0.1:3000/mcp (protocol 2026-07-28, modern era)',
+    );
+    expect(second).toMatch(/^model: /);
+  });
+
+  it('says so when a server gave no name', () => {
+    const [first] = formatHeader(model, [{ ...servers[0], implementation: undefined } as ServerInfo]).split(
+      '\n',
+    );
+    expect(first).toContain('workshop → (a server that gave no name) at http://127.0.0.1:3000/mcp');
   });
 });
 
@@ -198,6 +269,10 @@ describe('turnAsJson', () => {
     });
     const calls = parsed.toolCalls as Array<Record<string, unknown>>;
     expect(calls).toHaveLength(3);
+    expect(calls.map((call) => call.round)).toEqual([1, 2, 2]);
+    expect(parsed.servers).toEqual([
+      expect.objectContaining({ implementation: { name: 'mcp-workshop-server', version: '0.1.0' } }),
+    ]);
     expect(calls[0]).toMatchObject({
       functionName: 'get_weather',
       tool: 'get_weather',

@@ -5,19 +5,24 @@
  * sent to the model. Pure, so it is tested without a terminal.
  */
 import type { ModelDescription } from './llm/provider.js';
-import type { ToolCallTrace, TurnResult } from './trace.js';
+import type { ServerLogEvent, ToolCallTrace, TurnResult } from './trace.js';
 import type { ServerInfo } from './types.js';
 
 /** Long JSON is cut in the terminal view only; `--json` and the HTTP API keep it whole. */
 const MAX_SHOWN_CHARS = 600;
 
+/**
+ * The servers come first, each named as it introduced itself: a stack left running from another
+ * checkout answers on the same port, and its name and version give it away at once.
+ */
 export function formatHeader(model: ModelDescription, servers: readonly ServerInfo[]): string {
-  const lines = [`model:  ${model.label}  [${model.api} API at ${model.baseUrl}]`];
-  for (const server of servers) {
-    lines.push(
-      `mcp:    ${server.name} → ${server.target}  (protocol ${server.protocolVersion}, ${server.era} era)`,
-    );
-  }
+  const lines = servers.map((server) => {
+    const answered = server.implementation
+      ? `${clip(server.implementation.name)} ${clip(server.implementation.version)}`
+      : '(a server that gave no name)';
+    return `mcp:    ${server.name} → ${answered} at ${server.target} (protocol ${server.protocolVersion}, ${server.era} era)`;
+  });
+  lines.push(`model:  ${model.label}  [${model.api} API at ${model.baseUrl}]`);
   return lines.join('\n');
 }
 
@@ -25,9 +30,20 @@ export function formatToolCall(trace: ToolCallTrace, index: number): string {
   const where = trace.tool ? clip(`${trace.server}/${trace.tool}`) : '(no such tool)';
   const status = trace.isError ? 'ERROR' : 'ok';
   const lines = [
-    `┌─ tool call ${index + 1}: ${clip(trace.functionName)} → ${where}   ${trace.durationMs} ms   ${status}`,
+    `┌─ tool call ${index + 1} (round ${trace.round}): ${clip(trace.functionName)} → ${where}   ${trace.durationMs} ms   ${status}`,
     `│ arguments:         ${clip(toJson(trace.arguments))}`,
   ];
+  const asker = clip(trace.tool ?? trace.functionName);
+  for (const input of trace.inputs) {
+    const outcome =
+      input.notAsked !== undefined ? `not asked (${clip(input.notAsked)})` : `answered "${input.action}"`;
+    lines.push(`│ input requested by ${asker}: ${outcome} · question: ${clip(input.message)}`);
+    if (input.notAsked !== undefined) {
+      lines.push(
+        `│   "${input.action}" went to the tool without asking you: where its reply says you declined, nobody was asked`,
+      );
+    }
+  }
   if (trace.problem) lines.push(`│ problem:           ${trace.problem.kind}: ${clip(trace.problem.message)}`);
   if (trace.result) {
     lines.push(`│ isError:           ${trace.result.isError}`);
@@ -56,7 +72,13 @@ export function formatToolCall(trace: ToolCallTrace, index: number): string {
 export function formatTurn(result: TurnResult): string {
   const calls = result.toolCalls.map((trace, i) => formatToolCall(trace, i));
   const stop = result.stoppedBecause === 'max_rounds' ? '  (stopped at the round limit)' : '';
-  return [...calls, `answer${stop}: ${result.answer}`].join('\n');
+  return [...calls, ...result.serverLogs.map(formatServerLog), `answer${stop}: ${result.answer}`].join('\n');
+}
+
+/** A log that came while several calls ran and names none of them: shown once, under no call. */
+export function formatServerLog(log: ServerLogEvent): string {
+  const source = log.logger === undefined ? '' : ` ${clip(log.logger)}`;
+  return `server log (not tied to a call) from ${clip(log.server)}${source} (${clip(log.level)}): ${clip(toJson(log.data))}`;
 }
 
 /** The `--json` shape: the answer plus every tool call with its fields. */
@@ -73,6 +95,7 @@ export function turnAsJson(
       model,
       servers,
       toolCalls: result.toolCalls,
+      serverLogs: result.serverLogs,
     },
     null,
     2,

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentApp } from './http.js';
-import { createInputBroker, type InputRequestEvent } from './input-broker.js';
+import { createInputBroker, type InputRequestEvent, NO_PAGE_NOT_ASKED } from './input-broker.js';
 import { createSilentLogger } from './logger.js';
 import type { Agent } from './loop.js';
 import type { McpHub } from './types.js';
@@ -92,9 +92,11 @@ describe('input requests over HTTP', () => {
     expect(text).toContain(JSON.stringify(JSON.stringify({ action: 'decline' })));
   });
 
-  it('declines at once when no stream is open', async () => {
+  it('declines at once when no stream is open, saying nobody was asked', async () => {
     const response = await postJson('/api/chat', { message: 'Delete task 1' });
-    await expect(response.json()).resolves.toMatchObject({ answer: JSON.stringify({ action: 'decline' }) });
+    await expect(response.json()).resolves.toMatchObject({
+      answer: JSON.stringify({ action: 'decline', notAsked: NO_PAGE_NOT_ASKED }),
+    });
   });
 
   it('answers 404 for an unknown id and 400 for a malformed answer or id', async () => {

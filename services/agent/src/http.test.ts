@@ -13,9 +13,9 @@ import { createSilentLogger } from './logger.js';
 import type { Agent } from './loop.js';
 import type { QualifiedMcpHub } from './mcp/hub.js';
 import { connectHub, createTestAgent, scriptedModel, startWorkshop } from './test-support/harness.js';
-import type { WorkshopProcess } from './test-support/workshop-process.js';
 import { type MinimalMcpServer, startMinimalMcpServer } from './test-support/minimal-mcp-server.js';
 import { type ScriptedOpenAI, startScriptedOpenAI } from './test-support/scripted-openai.js';
+import type { WorkshopProcess } from './test-support/workshop-process.js';
 
 const MAX_BODY_BYTES = 256 * 1024;
 

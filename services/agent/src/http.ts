@@ -99,7 +99,12 @@ export function createAgentApp(options: AgentAppOptions): Express {
     if (!parsed.success) return badRequest(res, parsed.error);
     try {
       const result = await agent.ask(parsed.data.message, { conversationId: parsed.data.conversationId });
-      res.json({ answer: result.answer, conversationId: result.conversationId, toolCalls: result.toolCalls });
+      res.json({
+        answer: result.answer,
+        conversationId: result.conversationId,
+        toolCalls: result.toolCalls,
+        serverLogs: result.serverLogs,
+      });
     } catch (error) {
       sendFailure(res, error, logger);
     }
@@ -136,6 +141,7 @@ export function createAgentApp(options: AgentAppOptions): Express {
         answer: result.answer,
         conversationId: result.conversationId,
         toolCalls: result.toolCalls,
+        serverLogs: result.serverLogs,
       });
     } catch (error) {
       send('error', { message: failureMessage(error, logger) });

@@ -53,10 +53,13 @@ describe('createInputBroker', () => {
     expect(broker.answer(events[0]?.id ?? '', { action: 'decline' })).toBe(false);
   });
 
-  it('declines at once when no page is listening', async () => {
+  it('declines at once when no page is listening, and says nobody was asked', async () => {
     const { broker, unsubscribe } = subscribed();
     unsubscribe();
-    await expect(broker.handler(REQUEST)).resolves.toEqual({ action: 'decline' });
+    await expect(broker.handler(REQUEST)).resolves.toEqual({
+      action: 'decline',
+      notAsked: expect.stringMatching(/no chat page was open/),
+    });
     expect(broker.pending()).toBe(0);
   });
 

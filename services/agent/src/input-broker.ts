@@ -9,6 +9,9 @@ import { randomUUID } from 'node:crypto';
 import type { InputAnswer, InputHandler, InputRequest, JsonSchema } from './types.js';
 
 /** How long a person may take to answer before the request is cancelled. */
+/** Why the HTTP API answered for the person when no chat page was open to ask. */
+export const NO_PAGE_NOT_ASKED = 'no chat page was open to ask you; open http://127.0.0.1:3001 and ask there';
+
 export const INPUT_TIMEOUT_MS = 5 * 60_000;
 
 export interface InputRequestEvent {
@@ -40,7 +43,7 @@ export function createInputBroker(options: InputBrokerOptions = {}): InputBroker
   const waiting = new Map<string, (answer: InputAnswer) => void>();
 
   const handler: InputHandler = (request: InputRequest) => {
-    if (listeners.size === 0) return Promise.resolve({ action: 'decline' });
+    if (listeners.size === 0) return Promise.resolve({ action: 'decline', notAsked: NO_PAGE_NOT_ASKED });
     const id = randomUUID();
     return new Promise<InputAnswer>((resolve) => {
       const timer = setTimeout(() => settle({ action: 'cancel' }), timeoutMs);

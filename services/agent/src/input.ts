@@ -1,13 +1,19 @@
 /**
  * @module input
  * How a tool's request for input (MCP elicitation) reaches the person. One-shot mode has nobody
- * to ask, so it declines; the REPL asks at the prompt, one field at a time.
+ * to ask, so it declines and says so; the REPL asks at the prompt, one field at a time.
  */
 import type { Interface } from 'node:readline/promises';
 import type { InputAnswer, InputHandler, InputRequest } from './types.js';
 
-/** For `pnpm ask` and the HTTP API without a page: there is no person to ask, so say no. */
-export const declineInput: InputHandler = async () => ({ action: 'decline' });
+/** Why one-shot mode answered for the person, worded for them: shown in the trace and told to the model. */
+export const ONE_SHOT_NOT_ASKED = "one-shot `ask` can't ask you to confirm; use `pnpm chat` or the web page";
+
+/**
+ * For `pnpm ask`: there is no person to ask, so the tool hears "decline". The answer says nobody
+ * was asked, so the trace and the model do not take it for the person's own no.
+ */
+export const declineInput: InputHandler = async () => ({ action: 'decline', notAsked: ONE_SHOT_NOT_ASKED });
 
 interface FieldSchema {
   type?: string;

@@ -10,7 +10,7 @@ export type { AgentAppOptions } from './http.js';
 export { createAgentApp } from './http.js';
 export { declineInput } from './input.js';
 export type { InputBroker, InputBrokerOptions, InputListener, InputRequestEvent } from './input-broker.js';
-export { createInputBroker, INPUT_TIMEOUT_MS } from './input-broker.js';
+export { createInputBroker, INPUT_TIMEOUT_MS, NO_PAGE_NOT_ASKED } from './input-broker.js';
 export { createLogger, createSilentLogger } from './logger.js';
 export type { Agent, AgentSettings, AskOptions } from './loop.js';
 export { createAgent, DEFAULT_MAX_TOOL_ROUNDS } from './loop.js';

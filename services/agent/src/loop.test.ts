@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConversationStore } from './conversations.js';
+import { formatToolCall, formatTurn } from './format.js';
 import {
   ModelAbortedError,
   ModelAuthError,
@@ -13,9 +14,16 @@ import {
 } from './llm/errors.js';
 import type { ConnectedServer } from './mcp/connect.js';
 import { createMcpHub, type QualifiedMcpHub } from './mcp/hub.js';
+import {
+  CHATTY_TOOLS,
+  type FixtureServer,
+  type LegacyServer,
+  startFixtureServer,
+  startLegacyServer,
+} from './mcp/test-support/fixture-server.js';
 import { silentLogger } from './mcp/test-support/logger.js';
 import { freePort } from './mcp/test-support/serve-fetch.js';
-import { connectServers, createTestAgent, scriptedModel } from './test-support/harness.js';
+import { connectHub, connectServers, createTestAgent, scriptedModel } from './test-support/harness.js';
 import { type MinimalMcpServer, startMinimalMcpServer } from './test-support/minimal-mcp-server.js';
 import {
   type ChatRequestBody,
@@ -152,6 +160,31 @@ describe('createAgent', () => {
     expect(deltas.join('')).toBe(result.answer);
   });
 
+  it('says in which round each call ran, on its trace and when it starts', async () => {
+    const { provider } = await model({
+      script: [
+        { toolCalls: [{ name: 'plain_text', arguments: {}, id: 'call_r1' }] },
+        {
+          toolCalls: [
+            { name: 'plain_text', arguments: {}, id: 'call_r2a' },
+            { name: 'plain_text', arguments: {}, id: 'call_r2b' },
+          ],
+        },
+        { text: 'Three calls in two rounds.' },
+      ],
+    });
+    const started: string[] = [];
+    const result = await createTestAgent({ hub, model: provider }).ask('Go twice', {
+      events: { onToolStart: (call) => started.push(`${call.id} ${call.round}`) },
+    });
+    expect(result.toolCalls.map((trace) => [trace.id, trace.round])).toEqual([
+      ['call_r1', 1],
+      ['call_r2a', 2],
+      ['call_r2b', 2],
+    ]);
+    expect(started.sort()).toEqual(['call_r1 1', 'call_r2a 2', 'call_r2b 2']);
+  });
+
   it('cancels a running tool call and the turn when the signal aborts', async () => {
     const { openai, provider } = await model({
       script: [{ toolCalls: [{ name: 'sleep', arguments: { ms: 10_000 } }] }, { text: 'never asked' }],
@@ -167,6 +200,80 @@ describe('createAgent', () => {
     await expect(asking).rejects.toBeInstanceOf(ModelAbortedError);
     expect(openai.requests).toHaveLength(1);
     await expect.poll(() => minimal.calls.at(-1)?.aborted, { timeout: 3_000 }).toBe(true);
+  });
+});
+
+describe('notifications of calls made in the same round', () => {
+  let fixture: FixtureServer;
+  let legacy: LegacyServer;
+  let eraHub: QualifiedMcpHub;
+  const eras = [
+    { era: 'modern', server: 'fixture', tools: [...CHATTY_TOOLS] },
+    { era: '2025', server: 'old', tools: CHATTY_TOOLS.map((tool) => `legacy_${tool}`) },
+  ];
+
+  beforeAll(async () => {
+    [fixture, legacy] = await Promise.all([startFixtureServer(), startLegacyServer()]);
+    eraHub = await connectHub([
+      { name: 'fixture', url: fixture.url },
+      { name: 'old', url: legacy.url },
+    ]);
+  });
+  afterAll(async () => {
+    await eraHub?.close();
+    await Promise.all([fixture?.close(), legacy?.close()]);
+  });
+
+  it.each(eras)('gives each call of a round only its own logs and progress ($era era)', async ({ tools }) => {
+    const { provider } = await model({
+      script: [
+        { toolCalls: tools.map((name) => ({ name, arguments: { steps: 3, intervalMs: 50 } })) },
+        { text: 'Both done.' },
+      ],
+    });
+    const result = await createTestAgent({ hub: eraHub, model: provider }).ask('Run both.');
+
+    for (const tool of tools) {
+      const trace = result.toolCalls.find((call) => call.tool === tool);
+      const own = [1, 2, 3].map((step) => `${tool} step ${step}`);
+      expect(trace?.logs.map((log) => log.data).filter((data) => data !== `${tool} session-wide`)).toEqual(
+        own,
+      );
+      expect(trace?.logs.every((log) => String(log.data).startsWith(tool))).toBe(true);
+      expect(trace?.progress.map((event) => event.message)).toEqual(own);
+    }
+    // What the CLI prints under each call names that call's tool only.
+    result.toolCalls.forEach((trace, index) => {
+      const other = tools.find((tool) => tool !== trace.tool) ?? '';
+      const block = formatToolCall(trace, index);
+      expect(block).toContain(`${trace.tool} step 1`);
+      expect(block).not.toContain(other);
+    });
+  });
+
+  it('shows a 2025 session-wide log once, at turn level, when it came while both calls ran', async () => {
+    const tools = eras[1]?.tools ?? [];
+    const { provider } = await model({
+      script: [
+        { toolCalls: tools.map((name) => ({ name, arguments: { steps: 3, intervalMs: 50 } })) },
+        { text: 'Both done.' },
+      ],
+    });
+    const result = await createTestAgent({ hub: eraHub, model: provider }).ask('Run both.');
+
+    expect(result.serverLogs.map((log) => `${log.server}: ${String(log.data)}`).sort()).toEqual(
+      tools.map((tool) => `old: ${tool} session-wide`),
+    );
+    for (const trace of result.toolCalls) {
+      expect(trace.logs.map((log) => log.data)).not.toContainEqual(expect.stringMatching(/session-wide/));
+    }
+    const lines = formatTurn(result).split('\n');
+    expect(lines.filter((line) => line.includes('session-wide'))).toEqual(
+      expect.arrayContaining(
+        tools.map((tool) => `server log (not tied to a call) from old (info): "${tool} session-wide"`),
+      ),
+    );
+    expect(lines.filter((line) => line.includes('session-wide'))).toHaveLength(2);
   });
 });
 

@@ -19,13 +19,14 @@ import {
   DISPLAYABLE_IMAGE_TYPES,
   MAX_MEDIA_BASE64_CHARS,
   MAX_MEDIA_PER_CALL,
+  type ServerLogEvent,
   type ToolCallProblem,
   type ToolCallTrace,
   type TraceMedia,
   type TurnEvents,
   type TurnResult,
 } from './trace.js';
-import type { McpHub } from './types.js';
+import type { InputEvent, McpHub, ServerLogMessage } from './types.js';
 
 /** A model that keeps calling tools forever is a bug, not a feature: bound the loop. */
 export const DEFAULT_MAX_TOOL_ROUNDS = 8;
@@ -67,6 +68,12 @@ export function createAgent({ hub, model, conversations, settings }: AgentParts)
         { role: 'user', content: message } as ChatMessage,
       ];
       const toolCalls: ToolCallTrace[] = [];
+      const turnStarted = performance.now();
+      const serverLogs: ServerLogEvent[] = [];
+      // One function for the whole turn: the hub gives it each log no call can claim once.
+      const onServerLog = (log: ServerLogMessage) =>
+        serverLogs.push({ ...log, atMs: Math.round(performance.now() - turnStarted) });
+      const run: TurnContext = { hub, settings, signal: options.signal, events, onServerLog };
 
       for (let round = 1; round <= settings.maxToolRounds; round++) {
         // New tools (tools/list_changed) are swapped in here, between model turns, never mid-turn.
@@ -81,11 +88,18 @@ export function createAgent({ hub, model, conversations, settings }: AgentParts)
         history.push(assistantMessage(turn.text, turn.toolCalls));
         if (turn.toolCalls.length === 0) {
           conversations.save(conversationId, history);
-          return { answer: turn.text, conversationId, toolCalls, rounds: round, stoppedBecause: 'answer' };
+          return {
+            answer: turn.text,
+            conversationId,
+            toolCalls,
+            rounds: round,
+            stoppedBecause: 'answer',
+            serverLogs,
+          };
         }
         // Calls from one turn are independent by definition, so they run concurrently.
         const traces = await Promise.all(
-          turn.toolCalls.map((call) => runToolCall(call, catalog, hub, settings, options.signal, events)),
+          turn.toolCalls.map((call) => runToolCall(call, round, catalog, run)),
         );
         for (const trace of traces) {
           history.push({ role: 'tool', tool_call_id: trace.id, content: trace.sentToModel });
@@ -103,6 +117,7 @@ export function createAgent({ hub, model, conversations, settings }: AgentParts)
         toolCalls,
         rounds: settings.maxToolRounds,
         stoppedBecause: 'max_rounds',
+        serverLogs,
       };
     },
   };
@@ -123,13 +138,20 @@ function assistantMessage(text: string, calls: ModelToolCall[]): ChatMessage {
 
 type Catalog = ReturnType<typeof toFunctionSpecs>;
 
+/** What every call of a turn shares. */
+interface TurnContext {
+  hub: McpHub;
+  settings: AgentSettings;
+  signal: AbortSignal | undefined;
+  events: TurnEvents;
+  onServerLog: (message: ServerLogMessage) => void;
+}
+
 async function runToolCall(
   call: ModelToolCall,
+  round: number,
   catalog: Catalog,
-  hub: McpHub,
-  settings: AgentSettings,
-  signal: AbortSignal | undefined,
-  events: TurnEvents,
+  { hub, settings, signal, events, onServerLog }: TurnContext,
 ): Promise<ToolCallTrace> {
   const started = performance.now();
   const budget = { budgetChars: settings.resultBudgetChars };
@@ -137,6 +159,7 @@ async function runToolCall(
   const resolved = catalog.resolve(call.name);
   const base = {
     id: call.id,
+    round,
     functionName: call.name,
     server: resolved?.tool.server,
     tool: resolved?.tool.name,
@@ -183,10 +206,13 @@ async function runToolCall(
     timeoutMs: settings.toolTimeoutMs,
     signal,
     onProgress: (event) => events.onToolProgress?.(call.id, event),
+    onServerLog,
   });
+  const unasked = outcome.inputs.filter((input) => input.notAsked !== undefined);
   let trace: ToolCallTrace;
   if (outcome.result) {
-    const view = resultToModel(outcome.result, budget);
+    let view = resultToModel(outcome.result, budget);
+    if (view.source === 'error' && unasked.length > 0) view = nobodyAsked(call.name, unasked, view, budget);
     trace = finish(base, started, view, { result: outcome.result });
   } else {
     const failure = outcome.failure ?? {
@@ -199,12 +225,36 @@ async function runToolCall(
   }
   trace.progress = outcome.progress;
   trace.logs = outcome.logs;
+  trace.inputs = outcome.inputs;
   events.onToolEnd?.(trace);
   return trace;
 }
 
+/**
+ * A tool whose request for input nobody could see was told "decline" on the person's behalf, so
+ * its error may well say "the user declined". Passed on, the model would repeat it. It gets what
+ * really happened instead, reason first (one-shot `ask` has no one to ask), and the tool's own
+ * reply beside it. A tool that succeeded anyway keeps its result: that reply is what happened.
+ */
+function nobodyAsked(
+  functionName: string,
+  unasked: readonly InputEvent[],
+  reply: ModelView,
+  budget: { budgetChars: number },
+): ModelView {
+  const first = unasked[0];
+  const question = first ? ` "${first.message}"` : ' for input';
+  // Short, reason first: a model that quotes the error quotes this much of it.
+  return failureToModel(
+    `Not done, and nobody was asked: ${first?.notAsked ?? 'there was no one to ask'}. ` +
+      `(${functionName} asked${question}; the agent answered "decline" without asking the user.)`,
+    { toolReply: reply.text },
+    budget,
+  );
+}
+
 function finish(
-  base: Pick<ToolCallTrace, 'id' | 'functionName' | 'server' | 'tool' | 'arguments'>,
+  base: Pick<ToolCallTrace, 'id' | 'round' | 'functionName' | 'server' | 'tool' | 'arguments'>,
   started: number,
   view: ModelView,
   outcome: { result?: unknown; problem?: ToolCallProblem },
@@ -221,6 +271,7 @@ function finish(
     truncated: view.truncated,
     progress: [],
     logs: [],
+    inputs: [],
   };
 }
 

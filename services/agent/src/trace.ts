@@ -5,7 +5,7 @@
  * back to the model. The CLI prints it, the HTTP API returns it, the web page draws it.
  */
 import type { ModelView } from '@mcp-workshop/shared';
-import type { LogEvent, ProgressEvent } from './types.js';
+import type { InputEvent, LogEvent, ProgressEvent, ServerLogMessage } from './types.js';
 
 /**
  * Largest base64 string kept per image for the trace: about 220 KB decoded. The trace travels in
@@ -45,6 +45,8 @@ export type ToolCallProblem =
 export interface ToolCallTrace {
   /** The model's tool-call id. */
   id: string;
+  /** Which model turn asked for the call: 1 for the first, and so on; calls of one round ran together. */
+  round: number;
   /** The function name the model used. */
   functionName: string;
   /** Where it went: absent when the name matched no tool. */
@@ -74,8 +76,16 @@ export interface ToolCallTrace {
   sentToModel: string;
   sentAs: ModelView['source'];
   truncated: boolean;
+  /** Only this call's progress and logs: what came on another call's stream is not here. */
   progress: ProgressEvent[];
   logs: LogEvent[];
+  /** The tool's requests for input during the call, and whether anyone was asked. */
+  inputs: InputEvent[];
+}
+
+/** A server log no call can claim (see `mcp/hub.ts`), with its time in ms since the turn began. */
+export interface ServerLogEvent extends ServerLogMessage {
+  atMs: number;
 }
 
 export interface TurnResult {
@@ -85,6 +95,8 @@ export interface TurnResult {
   /** How many times the model was asked. */
   rounds: number;
   stoppedBecause: 'answer' | 'max_rounds';
+  /** Server logs that came while calls ran but belong to none of them; each shown once, here. */
+  serverLogs: ServerLogEvent[];
 }
 
 /** Callbacks for live views (streamed answer, progress bars). All optional. */
@@ -92,6 +104,7 @@ export interface TurnEvents {
   onTextDelta?: (delta: string) => void;
   onToolStart?: (call: {
     id: string;
+    round: number;
     functionName: string;
     server?: string;
     tool?: string;

@@ -42,6 +42,28 @@ export interface LogEvent {
   atMs: number;
 }
 
+/**
+ * A log notification that could not be tied to one call: it came on no call's own stream (a 2025
+ * server's session-wide GET stream, or stdio) while several calls ran on that server.
+ */
+export interface ServerLogMessage {
+  server: string;
+  level: string;
+  logger?: string;
+  data: unknown;
+}
+
+/** A tool's request for input (elicitation) during a call, and what the tool was told. */
+export interface InputEvent {
+  /** The question, as the server worded it. */
+  message: string;
+  action: InputAnswer['action'];
+  /** Set when nobody was asked (one-shot `ask`, say): why, worded for the person. */
+  notAsked?: string;
+  /** When the answer went back, in ms since the call started. */
+  atMs: number;
+}
+
 /** Why a call produced no result. Each kind still reaches the model as a tool error. */
 export type CallFailure =
   | { kind: 'jsonrpc'; code: number; message: string }
@@ -56,6 +78,7 @@ export interface CallOutcome {
   durationMs: number;
   progress: ProgressEvent[];
   logs: LogEvent[];
+  inputs: InputEvent[];
 }
 
 export interface CallOptions {
@@ -64,6 +87,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
   onLog?: (event: LogEvent) => void;
+  /**
+   * Hears the server logs that cannot be tied to one call. The calls of one turn pass the same
+   * function, and it hears each such log once, however many of them were running.
+   */
+  onServerLog?: (event: ServerLogMessage) => void;
 }
 
 /** A connected MCP server, as the trace and the web page show it. */
@@ -89,7 +117,11 @@ export interface InputRequest {
 
 export type InputAnswer =
   | { action: 'accept'; content: Record<string, string | number | boolean | string[]> }
-  | { action: 'decline' }
+  | {
+      action: 'decline';
+      /** Set when nobody was asked (one-shot `ask` has no one to ask): why, worded for the person. */
+      notAsked?: string;
+    }
   | { action: 'cancel' };
 
 /** How a tool's request for input reaches a person: REPL prompt, web form, or a refusal in one-shot mode. */

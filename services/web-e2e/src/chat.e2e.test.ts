@@ -108,8 +108,11 @@ describe('chat page in Chromium', () => {
     await stack?.close();
   });
 
-  it('labels the offline demo model', async () => {
+  it('labels the offline demo model, and the MCP server by the name and version it gave', async () => {
     await expect(page.locator('#model-badge').textContent()).resolves.toMatch(/offline demo model/i);
+    await expect(page.locator('#protocol-badge').textContent()).resolves.toMatch(
+      /workshop → mcp-workshop-server \d+\.\d+\.\d+/,
+    );
     await shot(page, '01-empty');
   });
 
@@ -132,6 +135,19 @@ describe('chat page in Chromium', () => {
     await expect(sent.textContent()).resolves.toContain('temperatureC');
     await expect(structured.isHidden()).resolves.toBe(true);
     await shot(page, '02-weather-oslo', 'chat-laptop.png');
+  });
+
+  it("shows each call's round, and under each call only that call's server logs", async () => {
+    await ask(page, 'Add a task to buy milk and list my tasks');
+    const turn = lastTurn(page);
+    const added = turn.locator('[data-testid=tool-entry][data-tool$="add_task"]');
+    const listed = turn.locator('[data-testid=tool-entry][data-tool$="list_tasks"]');
+    await expect(added.locator('[data-testid=tool-logs]').textContent()).resolves.toContain('Added a task');
+    await expect(listed.locator('[data-testid=tool-logs]').count()).resolves.toBe(0);
+    const round = async (entry: typeof added) =>
+      Number((await entry.locator('[data-testid=tool-round]').textContent())?.replace('round ', ''));
+    expect(await round(added)).toBeGreaterThanOrEqual(1);
+    expect(await round(listed)).toBeGreaterThanOrEqual(await round(added));
   });
 
   it('shows a failing call as an error entry', async () => {

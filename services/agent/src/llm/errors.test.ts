@@ -71,7 +71,9 @@ describe('toModelError', () => {
   it('says how to start the offline demo model when it does not answer', () => {
     const demo = { ...local, kind: 'demo' as const, baseUrl: 'http://127.0.0.1:3002/v1' };
     const error = toModelError(networkError('ECONNREFUSED'), demo);
-    expect(error.message).toMatch(/^Could not reach the model API at http:\/\/127\.0\.0\.1:3002\/v1 \(connection refused\)\./);
+    expect(error.message).toMatch(
+      /^Could not reach the model API at http:\/\/127\.0\.0\.1:3002\/v1 \(connection refused\)\./,
+    );
     expect(error.message).toMatch(/`pnpm ask` and `pnpm chat` start it for you/);
     expect(error.message).toMatch(/DEMO_MODEL_URL/);
   });

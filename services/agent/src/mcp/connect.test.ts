@@ -2,13 +2,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_DIST_ENTRY } from '../test-support/workshop-process.js';
 import type { InputHandler } from '../types.js';
 import type { ServerSpec } from './config.js';
 import { type ConnectedServer, connectServer } from './connect.js';
 import { McpConnectError, type RetryPolicy } from './retry.js';
 import { startLegacyServer } from './test-support/fixture-server.js';
 import { captureLogger, silentLogger } from './test-support/logger.js';
-import { SERVER_DIST_ENTRY } from '../test-support/workshop-process.js';
 import { freePort, type ServedFetch } from './test-support/serve-fetch.js';
 import { listToolNames, startWorkshopServer, type WorkshopServer } from './test-support/workshop.js';
 
@@ -16,7 +16,6 @@ const clientInfo = { name: 'agent-test', version: '0.0.0' };
 const refuseInput: InputHandler = async () => ({ action: 'decline' });
 /** Short waits, so retry tests take well under a second. */
 const FAST_RETRY: RetryPolicy = { attempts: 3, initialDelayMs: 50, maxDelayMs: 200 };
-
 
 describe('connectServer', () => {
   let workshop: WorkshopServer;

@@ -12,7 +12,15 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Logger } from 'pino';
-import type { DiscoveredTool, InputHandler, JsonSchema, LogEvent, ServerInfo } from '../types.js';
+import type {
+  DiscoveredTool,
+  InputAnswer,
+  InputHandler,
+  InputRequest,
+  JsonSchema,
+  LogEvent,
+  ServerInfo,
+} from '../types.js';
 import { describeTarget, type ServerSpec } from './config.js';
 import { listServerTools, MAX_TOOL_LIST_PAGES } from './discover.js';
 import {
@@ -56,6 +64,8 @@ export interface ServerHooks {
   toolsChanged: boolean;
   /** Receives every `notifications/message` the server sends. */
   onLog?: (message: LogMessage) => void;
+  /** Hears each request for input once it is answered, so the hub can put it in the call's trace. */
+  onInput?: (request: InputRequest, answer: InputAnswer) => void;
 }
 
 /** A live connection to one MCP server. */
@@ -149,21 +159,26 @@ async function connectOnce(
     const params = request.params;
     if (params.mode === 'url') {
       logger.warn({ server: spec.name }, 'server asked for URL elicitation, which this agent does not offer');
+      const refused: InputAnswer = { action: 'decline', notAsked: 'this agent cannot open a URL for you' };
+      hooks.onInput?.({ server: spec.name, message: params.message, schema: {} }, refused);
       return { action: 'decline' };
     }
+    const question: InputRequest = {
+      server: spec.name,
+      message: params.message,
+      schema: params.requestedSchema as JsonSchema,
+    };
+    let answer: InputAnswer;
     try {
-      const answer = await options.onInput({
-        server: spec.name,
-        message: params.message,
-        schema: params.requestedSchema as JsonSchema,
-      });
-      return answer.action === 'accept'
-        ? { action: 'accept', content: answer.content }
-        : { action: answer.action };
+      answer = await options.onInput(question);
     } catch (error) {
       logger.warn({ server: spec.name, err: error }, 'asking for input failed; answering "cancel"');
-      return { action: 'cancel' };
+      answer = { action: 'cancel' };
     }
+    hooks.onInput?.(question, answer);
+    return answer.action === 'accept'
+      ? { action: 'accept', content: answer.content }
+      : { action: answer.action };
   });
   client.setNotificationHandler('notifications/message', (notification) => {
     const { level, logger: source, data } = notification.params;

@@ -1,10 +1,11 @@
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InputAnswer, InputRequest } from '../types.js';
+import type { CallOutcome, InputAnswer, InputRequest, ServerLogMessage } from '../types.js';
 import { connectServer } from './connect.js';
 import { QUALIFIED_NAME_SEPARATOR } from './discover.js';
 import { classifyFailure, createMcpHub, type QualifiedMcpHub } from './hub.js';
 import {
+  CHATTY_TOOLS,
   FIXTURE_FILLER_TOOLS,
   type FixtureServer,
   type LegacyServer,
@@ -18,6 +19,22 @@ import { listToolNames, startWorkshopServer, type WorkshopServer } from './test-
 const clientInfo = { name: 'agent-test', version: '0.0.0' };
 /** Generous for a local call, short enough that the timeout tests stay quick. */
 const CALL_TIMEOUT_MS = 5_000;
+/** Three steps 50 ms apart: two calls started together overlap for their whole length. */
+const CHATTY_ARGS = { steps: 3, intervalMs: 50 };
+
+/** What a trace shows of a call's notifications, without the timings. */
+function notifications(outcome: CallOutcome) {
+  return {
+    logs: outcome.logs.map((event) => event.data),
+    progress: outcome.progress.map((event) => event.message),
+  };
+}
+
+/** The notifications a chatty tool sends on its own stream, each naming the tool. */
+function ownNotifications(tool: string) {
+  const steps = [1, 2, 3].map((step) => `${tool} step ${step}`);
+  return { logs: steps, progress: steps };
+}
 
 describe('createMcpHub', () => {
   let workshop: WorkshopServer;
@@ -49,21 +66,31 @@ describe('createMcpHub', () => {
     await Promise.all([workshop?.close(), fixture?.close()]);
   });
 
-  it('reports each server with its negotiated protocol', () => {
+  it('reports each server with its negotiated protocol and the name and version it gave', () => {
     expect(hub.servers()).toEqual([
-      expect.objectContaining({ name: 'workshop', era: 'modern', protocolVersion: '2026-07-28' }),
-      expect.objectContaining({ name: 'fixture', era: 'modern', protocolVersion: '2026-07-28' }),
+      expect.objectContaining({
+        name: 'workshop',
+        era: 'modern',
+        protocolVersion: '2026-07-28',
+        implementation: { name: 'mcp-workshop-server', version: expect.stringMatching(/^\d+\.\d+\.\d+/) },
+      }),
+      expect.objectContaining({
+        name: 'fixture',
+        era: 'modern',
+        protocolVersion: '2026-07-28',
+        implementation: { name: 'fixture', version: '1.0.0' },
+      }),
     ]);
   });
 
   it('discovers the tools of every server, reading every tools/list page', async () => {
-    // 32 tools at 10 per page: 4 pages, all of them read at connect time.
+    // 34 tools at 10 per page: 4 pages, all of them read at connect time.
     expect(fixture.listRequests()).toBe(4);
     const tools = hub.tools();
     expect(tools.filter((tool) => tool.server === 'workshop').map((tool) => tool.name)).toEqual(
       await listToolNames(workshop.url),
     );
-    // 25 fillers plus 7 named tools, served 10 per page.
+    // 25 fillers plus 9 named tools, served 10 per page.
     expect(tools.filter((tool) => tool.server === 'fixture').map((tool) => tool.name)).toEqual(
       fixture.toolNames(),
     );
@@ -179,6 +206,22 @@ describe('createMcpHub', () => {
     expect(heard).toEqual(['info', 'warning']);
   });
 
+  it('gives each of two concurrent calls only its own logs and progress', async () => {
+    const notTied: ServerLogMessage[] = [];
+    const onServerLog = (event: ServerLogMessage) => notTied.push(event);
+    const outcomes = await Promise.all(
+      CHATTY_TOOLS.map((tool) =>
+        hub.callTool('fixture', tool, CHATTY_ARGS, { timeoutMs: CALL_TIMEOUT_MS, onServerLog }),
+      ),
+    );
+    expect(outcomes.map(notifications)).toEqual(CHATTY_TOOLS.map(ownNotifications));
+    expect(outcomes.map((outcome) => outcome.logs.map((event) => event.logger))).toEqual(
+      CHATTY_TOOLS.map((tool) => [tool, tool, tool]),
+    );
+    // Each log came on its call's own response stream, so none is left over for the turn.
+    expect(notTied).toEqual([]);
+  });
+
   it('asks the person through onInput and passes an accepted answer to the tool', async () => {
     inputRequests.length = 0;
     nextAnswer = { action: 'accept', content: { name: 'Ada' } };
@@ -195,13 +238,27 @@ describe('createMcpHub', () => {
       },
     ]);
     expect(outcome.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+    // The request for input is on the call's trace; the SDK's own "Fulfilling input required by
+    // 'tools/call' (round 1)", which it passes to onprogress, is not the server's progress.
+    expect(outcome.inputs).toEqual([
+      { message: 'What is your name?', action: 'accept', atMs: expect.any(Number) },
+    ]);
+    expect(outcome.progress).toEqual([]);
   });
 
-  it('passes a declined answer to the tool', async () => {
+  it('passes a declined answer to the tool, and keeps on the trace that nobody was asked', async () => {
     inputRequests.length = 0;
-    nextAnswer = { action: 'decline' };
+    nextAnswer = { action: 'decline', notAsked: 'nobody to ask' };
     const outcome = await hub.callTool('fixture', 'ask_name', {}, { timeoutMs: CALL_TIMEOUT_MS });
     expect(inputRequests).toHaveLength(1);
+    expect(outcome.inputs).toEqual([
+      {
+        message: 'What is your name?',
+        action: 'decline',
+        notAsked: 'nobody to ask',
+        atMs: expect.any(Number),
+      },
+    ]);
     expect(outcome.result).toMatchObject({
       isError: true,
       content: [{ type: 'text', text: 'The person chose "decline".' }],
@@ -289,10 +346,44 @@ describe('createMcpHub with a 2025-era server', () => {
     ]);
   });
 
+  it('gives each of two concurrent calls only the logs and progress of its own stream', async () => {
+    const tools = CHATTY_TOOLS.map((tool) => `legacy_${tool}`);
+    const notTied: ServerLogMessage[] = [];
+    // One function for the turn, as the loop passes it to every call of a turn.
+    const onServerLog = (event: ServerLogMessage) => notTied.push(event);
+    const outcomes = await Promise.all(
+      tools.map((tool) =>
+        hub.callTool('old', tool, CHATTY_ARGS, { timeoutMs: CALL_TIMEOUT_MS, onServerLog }),
+      ),
+    );
+    expect(outcomes.map(notifications)).toEqual(tools.map(ownNotifications));
+    // The session-wide logs came on the shared GET stream while both calls ran: neither call
+    // gets them, and the turn hears each once.
+    expect(notTied.map((event) => ({ server: event.server, data: event.data })).sort(byData)).toEqual(
+      tools.map((tool) => ({ server: 'old', data: `${tool} session-wide` })),
+    );
+  });
+
+  it('gives a log that names no call to the only call running on that server', async () => {
+    const notTied: ServerLogMessage[] = [];
+    const tool = `legacy_${CHATTY_TOOLS[0]}`;
+    const outcome = await hub.callTool('old', tool, CHATTY_ARGS, {
+      timeoutMs: CALL_TIMEOUT_MS,
+      onServerLog: (event) => notTied.push(event),
+    });
+    expect(outcome.logs.map((event) => event.data).sort()).toEqual(
+      [...ownNotifications(tool).logs, `${tool} session-wide`].sort(),
+    );
+    expect(notTied).toEqual([]);
+  });
+
   it('answers a pushed elicitation request through the same onInput handler', async () => {
     const outcome = await hub.callTool('old', 'legacy_ask', {}, { timeoutMs: CALL_TIMEOUT_MS });
     expect(inputRequests).toEqual([expect.objectContaining({ server: 'old', message: 'Favourite colour?' })]);
     expect(outcome.result?.content).toEqual([{ type: 'text', text: 'colour: teal' }]);
+    expect(outcome.inputs).toEqual([
+      { message: 'Favourite colour?', action: 'accept', atMs: expect.any(Number) },
+    ]);
   });
 
   it('picks up a tool announced by an unsolicited list_changed notification on refresh()', async () => {
@@ -307,6 +398,10 @@ describe('createMcpHub with a 2025-era server', () => {
     expect(hub.tools().map((tool) => tool.name)).toContain('legacy_added');
   });
 });
+
+function byData(a: { data: unknown }, b: { data: unknown }): number {
+  return String(a.data).localeCompare(String(b.data));
+}
 
 describe('classifyFailure', () => {
   it('calls an SDK timeout a timeout unless the caller aborted', () => {

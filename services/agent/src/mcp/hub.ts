@@ -1,8 +1,8 @@
 /**
  * @module mcp/hub
  * `createMcpHub()` puts every connected MCP server behind the `McpHub` contract in `types.ts`:
- * one tool list with unique names, calls with timeouts that progress resets, and failures
- * returned as data. Connections come from `connect.ts`.
+ * one tool list with unique names, calls with timeouts that progress resets, each call's own logs,
+ * progress and requests for input, and failures returned as data. Connections come from `connect.ts`.
  */
 import { type CallToolResult, validateToolResult } from '@mcp-workshop/shared';
 import {
@@ -17,11 +17,13 @@ import type {
   CallOptions,
   CallOutcome,
   DiscoveredTool,
+  InputEvent,
   LogEvent,
   McpHub,
   ProgressEvent,
 } from '../types.js';
-import type { ConnectedServer, LogMessage, McpLogger } from './connect.js';
+import { type CallRouter, createCallRouter, type RoutedCall } from './call-routing.js';
+import type { ConnectedServer, McpLogger } from './connect.js';
 import { listServerTools, type QualifiedTool, qualifyTools } from './discover.js';
 import { describeCause } from './retry.js';
 
@@ -37,6 +39,13 @@ export const MAX_CALL_TOTAL_MS = 10 * 60_000;
  */
 export const CALL_LOG_LEVEL: LoggingLevel = 'info';
 
+/**
+ * Before each round of a 2026-07-28 `input_required` flow the SDK client calls the request's
+ * `onprogress` itself with this wording (`runInputRequiredDriver`). It is not the server's
+ * progress, so the trace leaves it out; the request for input is recorded on its own.
+ */
+const SDK_INPUT_ROUND_PROGRESS = /^Fulfilling input required by '[^']*' \(round \d+\)$/;
+
 /** The hub's tool list: every tool carries its `qualifiedName`. */
 export interface QualifiedMcpHub extends McpHub {
   tools(): readonly QualifiedTool[];
@@ -44,10 +53,14 @@ export interface QualifiedMcpHub extends McpHub {
 
 /** Builds the hub over already connected servers. Closing the hub closes them. */
 export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLogger): QualifiedMcpHub {
-  const byName = new Map<string, ConnectedServer>();
+  // Each server with its router, which ties every log and request for input to its own call.
+  const byName = new Map<string, { server: ConnectedServer; router: CallRouter }>();
   for (const server of servers) {
     if (byName.has(server.info.name)) throw new Error(`Two MCP servers are named "${server.info.name}"`);
-    byName.set(server.info.name, server);
+    const router = createCallRouter(server.info.name, logger);
+    server.hooks.onLog = router.log;
+    server.hooks.onInput = router.input;
+    byName.set(server.info.name, { server, router });
   }
 
   const listed = new Map<string, readonly DiscoveredTool[]>(servers.map((s) => [s.info.name, s.tools]));
@@ -59,19 +72,6 @@ export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLog
       ),
     );
   let current = qualify();
-
-  // Log notifications carry no request id in the 2025 era, so each one goes to every call that
-  // is running on its server at the time.
-  const runningCalls = new Map<string, Set<(message: LogMessage) => void>>();
-  for (const server of servers) {
-    const name = server.info.name;
-    runningCalls.set(name, new Set());
-    server.hooks.onLog = (message) => {
-      const listeners = runningCalls.get(name);
-      if (listeners && listeners.size > 0) for (const listener of listeners) listener(message);
-      else logger.debug({ server: name, ...message }, 'MCP server log outside any call');
-    };
-  }
 
   async function relist(): Promise<boolean> {
     const dirty = servers.filter((server) => server.hooks.toolsChanged);
@@ -116,39 +116,57 @@ export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLog
     const elapsed = () => Math.round(performance.now() - started);
     const progress: ProgressEvent[] = [];
     const logs: LogEvent[] = [];
+    const inputs: InputEvent[] = [];
     const finish = (outcome: { result: CallToolResult } | { failure: CallFailure }): CallOutcome => ({
       ...outcome,
       durationMs: elapsed(),
       progress,
       logs,
+      inputs,
     });
 
-    const server = byName.get(serverName);
-    if (!server) {
+    const connection = byName.get(serverName);
+    if (!connection) {
       return finish({
         failure: { kind: 'transport', message: `No MCP server named "${serverName}" is connected.` },
       });
     }
     if (options.signal?.aborted) return finish({ failure: abortedFailure() });
 
-    const onLog = (message: LogMessage) => {
-      const event: LogEvent = { ...message, atMs: elapsed() };
-      logs.push(event);
-      options.onLog?.(event);
+    const { server } = connection;
+    const call: RoutedCall = {
+      log(message) {
+        const event: LogEvent = { ...message, atMs: elapsed() };
+        logs.push(event);
+        options.onLog?.(event);
+      },
+      input(request, answer) {
+        inputs.push({
+          message: request.message,
+          action: answer.action,
+          ...(answer.action === 'decline' && answer.notAsked !== undefined && { notAsked: answer.notAsked }),
+          atMs: elapsed(),
+        });
+      },
+      onServerLog: options.onServerLog,
     };
-    const listeners = runningCalls.get(serverName);
-    listeners?.add(onLog);
     try {
       const askForLogs =
         server.info.era === 'modern' && server.client.getServerCapabilities()?.logging !== undefined;
-      const result = await server.client.callTool(
-        { name, arguments: args, ...(askForLogs && { _meta: { [LOG_LEVEL_META_KEY]: CALL_LOG_LEVEL } }) },
-        {
+      const request = {
+        name,
+        arguments: args,
+        ...(askForLogs && { _meta: { [LOG_LEVEL_META_KEY]: CALL_LOG_LEVEL } }),
+      };
+      const send = () =>
+        server.client.callTool(request, {
           timeout: options.timeoutMs,
           resetTimeoutOnProgress: true,
           maxTotalTimeout: Math.max(options.timeoutMs, MAX_CALL_TOTAL_MS),
           ...(options.signal && { signal: options.signal }),
           onprogress: ({ progress: done, total, message }) => {
+            if (total === undefined && message !== undefined && SDK_INPUT_ROUND_PROGRESS.test(message))
+              return;
             const event: ProgressEvent = {
               progress: done,
               ...(total !== undefined && { total }),
@@ -158,8 +176,9 @@ export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLog
             progress.push(event);
             options.onProgress?.(event);
           },
-        },
-      );
+        });
+      // Sent as the call, so what comes back on its stream is told apart from other calls'.
+      const result = await connection.router.run(call, send);
       const check = validateToolResult(result);
       if (!check.ok) {
         logger.warn(
@@ -173,8 +192,6 @@ export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLog
       const failure = classifyFailure(error, options);
       logger.debug({ server: serverName, tool: name, failure }, 'MCP tool call failed');
       return finish({ failure });
-    } finally {
-      listeners?.delete(onLog);
     }
   }
 

@@ -31,7 +31,9 @@ export interface WorkshopProcess {
 /** Starts the built server and resolves once `/health` answers; fails with the server's stderr. */
 export async function startWorkshopProcess(env: Record<string, string> = {}): Promise<WorkshopProcess> {
   if (!existsSync(SERVER_DIST_ENTRY)) {
-    throw new Error(`${SERVER_DIST_ENTRY} is missing. Build it: pnpm --filter @mcp-workshop/mcp-server build`);
+    throw new Error(
+      `${SERVER_DIST_ENTRY} is missing. Build it: pnpm --filter @mcp-workshop/mcp-server build`,
+    );
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-workshop-'));
   const port = await freePort();

@@ -9,8 +9,15 @@ import { el } from './dom.js';
 import { createInputForm, focusInputForm } from './input-form.js';
 import { readEvents } from './sse.js';
 import { refreshTools } from './tools-panel.js';
-import { createTraceEntry, type TraceEntry } from './trace-view.js';
-import type { Health, InputRequestEvent, ToolCallTrace, ToolProgress, ToolStart } from './types.js';
+import { createTraceEntry, serverLogsView, type TraceEntry } from './trace-view.js';
+import type {
+  Health,
+  InputRequestEvent,
+  ServerLogEntry,
+  ToolCallTrace,
+  ToolProgress,
+  ToolStart,
+} from './types.js';
 
 /** The tool list can change (`tools/list_changed`); a slow poll is plenty for a workshop. */
 const TOOLS_REFRESH_MS = 15_000;
@@ -30,6 +37,17 @@ const toolsList = byId<HTMLUListElement>('tools-list');
 let conversationId: string | undefined;
 let busy = false;
 
+/**
+ * A server as it introduced itself, e.g. "workshop → mcp-workshop-server 0.1.0 · 2026-07-28 (modern)":
+ * a stack left running from another checkout shows its own name and version here.
+ */
+export function describeServer(server: Health['servers'][number]): string {
+  const answered = server.implementation
+    ? `${server.implementation.name} ${server.implementation.version}`
+    : 'a server that gave no name';
+  return `${server.name} → ${answered} · ${server.protocolVersion} (${server.era})`;
+}
+
 export function describeModel(model: Health['model']): string {
   if (model.kind === 'demo') return 'Offline demo model — scripted, not a language model';
   if (model.kind === 'openai') return `OpenAI ${model.model}`;
@@ -43,8 +61,10 @@ async function loadHealth(): Promise<void> {
     const response = await fetch('./health');
     const health = (await response.json()) as Health;
     modelBadge.textContent = `Model: ${describeModel(health.model)}`;
-    const versions = health.servers.map((s) => `${s.name} ${s.protocolVersion} (${s.era})`);
+    const versions = health.servers.map(describeServer);
     protocolBadge.textContent = `MCP: ${versions.length > 0 ? versions.join(', ') : 'no server connected'}`;
+    const targets = health.servers.map((s) => `${s.name}: ${s.target ?? 'unknown address'}`);
+    if (targets.length > 0) protocolBadge.title = targets.join('\n');
   } catch (error) {
     modelBadge.textContent = `Model: unknown (${String(error)})`;
   }
@@ -103,10 +123,11 @@ async function ask(message: string): Promise<void> {
         status.textContent = `${request.server} is asking for your input.`;
         focusInputForm(inputForm);
       } else if (event === 'done') {
-        const done = data as { answer: string; conversationId: string };
+        const done = data as { answer: string; conversationId: string; serverLogs?: ServerLogEntry[] };
         conversationId = done.conversationId;
         // The streamed deltas and the final answer should match; trust the final one.
         answer.textContent = done.answer;
+        if (done.serverLogs && done.serverLogs.length > 0) turn.append(serverLogsView(done.serverLogs));
       } else if (event === 'error') throw new Error((data as { message: string }).message);
     }
     status.textContent = '';

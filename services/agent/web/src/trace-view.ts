@@ -1,10 +1,11 @@
 /**
  * @module trace-view
- * One entry per tool call under an answer: name, arguments, a progress bar while it runs, then
- * success or error and three views of the result, so "structuredContent first" is visible.
+ * One entry per tool call under an answer: name, round, arguments, a progress bar while it runs,
+ * then success or error, the call's own requests for input and server logs, and three views of
+ * the result, so "structuredContent first" is visible.
  */
 import { codeBlock, el, pretty } from './dom.js';
-import type { ToolCallTrace, ToolProgress, ToolStart } from './types.js';
+import type { LogEntry, ServerLogEntry, ToolCallTrace, ToolProgress, ToolStart } from './types.js';
 
 let nextId = 0;
 
@@ -21,10 +22,15 @@ export function createTraceEntry(call: ToolStart): TraceEntry {
   const bar = el('progress', { 'aria-label': `Progress of ${name}` });
   const barNote = el('span', { class: 'progress-note' });
   const live = el('div', { class: 'progress-row' }, bar, barNote);
+  const round = el(
+    'span',
+    { class: 'server', 'data-testid': 'tool-round' },
+    call.round === undefined ? '' : `round ${call.round}`,
+  );
   const root = el(
     'li',
     { class: 'tool-entry', 'data-testid': 'tool-entry', 'data-state': 'running', 'data-tool': name },
-    el('div', { class: 'tool-head' }, el('strong', { class: 'tool-name' }, name), state, duration),
+    el('div', { class: 'tool-head' }, el('strong', { class: 'tool-name' }, name), round, state, duration),
     el('p', { class: 'label' }, 'Arguments'),
     codeBlock(pretty(call.arguments)),
     live,
@@ -49,11 +55,48 @@ export function createTraceEntry(call: ToolStart): TraceEntry {
         root.append(el('p', { class: 'problem', 'data-testid': 'tool-problem' }, trace.problem.message));
         for (const detail of trace.problem.problems ?? []) root.append(el('p', { class: 'problem' }, detail));
       }
+      for (const input of trace.inputs ?? []) {
+        const outcome =
+          input.notAsked !== undefined
+            ? `not asked (${input.notAsked}); the tool was told "${input.action}", not by you`
+            : `answered "${input.action}"`;
+        root.append(
+          el('p', { class: 'label' }, `Input requested by ${trace.tool ?? trace.functionName}`),
+          el('p', { 'data-testid': 'tool-input' }, `“${input.message}” → ${outcome}`),
+        );
+      }
+      const logs = trace.logs ?? [];
+      if (logs.length > 0) {
+        root.append(el('p', { class: 'label' }, 'Server log during this call'), logBlock(logs, 'tool-logs'));
+      }
       const images = mediaFigures(trace, name);
       if (images) root.append(images);
       root.append(resultViews(trace));
     },
   };
+}
+
+/** Server logs that came while several calls ran and name none of them: shown once, under the turn. */
+export function serverLogsView(logs: readonly ServerLogEntry[]): HTMLElement {
+  return el(
+    'div',
+    { class: 'server-logs', 'data-testid': 'server-logs' },
+    el('p', { class: 'label' }, 'Server log (not tied to a call)'),
+    logBlock(
+      logs.map((log) => ({ ...log, logger: [log.server, log.logger].filter(Boolean).join(' ') })),
+      'server-log-lines',
+    ),
+  );
+}
+
+/** One line per log: level, the server's logger name, then its data. */
+function logBlock(logs: readonly LogEntry[], testId: string): HTMLPreElement {
+  const lines = logs.map(
+    (log) => `[${log.level}]${log.logger ? ` ${log.logger}` : ''} ${JSON.stringify(log.data)}`,
+  );
+  const block = codeBlock(lines.join('\n'));
+  block.setAttribute('data-testid', testId);
+  return block;
 }
 
 /** The agent only keeps raster types; checked again here so a `data:` URL is never SVG or HTML. */

@@ -6,6 +6,8 @@
 
 export interface ToolStart {
   id: string;
+  /** Which model turn asked for the call (1-based); calls of one round ran together. */
+  round?: number;
   functionName: string;
   server?: string;
   tool?: string;
@@ -34,11 +36,33 @@ export interface ToolCallTrace extends ToolStart {
   sentToModel: string;
   sentAs: string;
   truncated: boolean;
+  /** This call's own log notifications (never another call's). */
+  logs?: LogEntry[];
+  /** The tool's requests for input during the call. */
+  inputs?: { message: string; action: string; notAsked?: string }[];
+}
+
+export interface LogEntry {
+  level: string;
+  logger?: string;
+  data: unknown;
+}
+
+/** A server log that came while several calls ran and names none of them. */
+export interface ServerLogEntry extends LogEntry {
+  server: string;
 }
 
 export interface Health {
   model: { label: string; kind: 'demo' | 'openai' | 'custom'; baseUrl: string; model: string; api: string };
-  servers: { name: string; protocolVersion: string; era: string }[];
+  servers: {
+    name: string;
+    target?: string;
+    protocolVersion: string;
+    era: string;
+    /** The server's own name and version, as it introduced itself. */
+    implementation?: { name: string; version: string };
+  }[];
   tools: number;
 }
 

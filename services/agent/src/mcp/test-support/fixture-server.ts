@@ -3,7 +3,8 @@
  * Two small MCP servers for the agent's tests, built with the official SDK and served over real
  * HTTP on 127.0.0.1: a dual-era one (`createMcpHandler`) whose tools cover the awkward cases —
  * pagination, progress, hanging, logging, elicitation, a name the workshop server also uses, a
- * tool added at runtime — and a 2025-only one for the legacy fallback.
+ * tool added at runtime, two tools that log and report progress at once — and a 2025-only one
+ * for the legacy fallback.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -28,6 +29,18 @@ export const LONG_DOTTED_TOOL =
   'acme.billing.invoices.create_draft_with_a_very_long_descriptive_name_that_exceeds_sixty_four';
 /** The `hang` tool gives up after this, so a broken test cannot keep the server busy forever. */
 const HANG_LIMIT_MS = 10_000;
+/**
+ * Two tools that log and report progress step by step: called together, their notifications
+ * interleave, so a test can check that each call's trace holds only its own. Every log and
+ * progress message names the tool that sent it.
+ */
+export const CHATTY_TOOLS = ['chatty_one', 'chatty_two'] as const;
+/** Arguments for a chatty tool: a few steps, far enough apart that two calls overlap. */
+const chattyArgs: Tool['inputSchema'] = {
+  type: 'object',
+  properties: { steps: { type: 'integer' }, intervalMs: { type: 'integer' } },
+  required: ['steps', 'intervalMs'],
+};
 
 type ToolReply = CallToolResult | InputRequiredResult;
 
@@ -110,6 +123,33 @@ function fixtureTools(): FixtureTool[] {
         return text('logged');
       },
     },
+    ...CHATTY_TOOLS.map(
+      (name): FixtureTool => ({
+        name,
+        description: 'Logs and reports progress every intervalMs, steps times, then answers.',
+        inputSchema: chattyArgs,
+        async run(args, ctx) {
+          const steps = Number(args.steps);
+          const token = ctx.mcpReq._meta?.progressToken;
+          for (let step = 1; step <= steps; step++) {
+            await sleep(Number(args.intervalMs));
+            await ctx.mcpReq.log('info', `${name} step ${step}`, name);
+            if (token !== undefined) {
+              await ctx.mcpReq.notify({
+                method: 'notifications/progress',
+                params: {
+                  progressToken: token,
+                  progress: step,
+                  total: steps,
+                  message: `${name} step ${step}`,
+                },
+              });
+            }
+          }
+          return text(`${name} done`);
+        },
+      }),
+    ),
     {
       name: 'ask_name',
       description: 'Asks the person for their name (elicitation), then greets them.',
@@ -238,6 +278,36 @@ export async function startLegacyServer(port = 0): Promise<LegacyServer> {
     await ctx.mcpReq.log('error', 'legacy trouble');
     return text('logged');
   });
+  for (const name of CHATTY_TOOLS.map((tool) => `legacy_${tool}`)) {
+    server.registerTool(
+      name,
+      {
+        description: 'Logs and reports progress on its own stream; the first step also logs session-wide.',
+        inputSchema: z.object({
+          steps: z.number().int().describe('How many steps.'),
+          intervalMs: z.number().int().describe('Pause before each step.'),
+        }),
+      },
+      async ({ steps, intervalMs }, ctx) => {
+        const token = ctx.mcpReq._meta?.progressToken;
+        for (let step = 1; step <= steps; step++) {
+          await sleep(intervalMs);
+          await ctx.mcpReq.log('info', `${name} step ${step}`, name);
+          // No related request: the SDK sends this on the session's GET stream, as a 2025 server
+          // may, so nothing on the wire says which call it belongs to.
+          if (step === 1)
+            await server.server.sendLoggingMessage({ level: 'info', data: `${name} session-wide` });
+          if (token !== undefined) {
+            await ctx.mcpReq.notify({
+              method: 'notifications/progress',
+              params: { progressToken: token, progress: step, total: steps, message: `${name} step ${step}` },
+            });
+          }
+        }
+        return text(`${name} done`);
+      },
+    );
+  }
   server.registerTool(
     'legacy_ask',
     { description: 'Asks for a colour (2025 push elicitation).' },
