@@ -14,7 +14,7 @@ import express, { type Express } from 'express';
 import type { Logger } from '../logger.js';
 import type { TaskEvents } from '../tasks/events.js';
 import { SERVER_NAME, SERVER_VERSION } from '../version.js';
-import { rejectDeepJson } from './json-depth.js';
+import { verifyJsonDepth } from './json-depth.js';
 import { bodyErrorHandler, sendJsonRpcError } from './json-rpc-errors.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
 import { SessionRegistry } from './sessions.js';
@@ -44,10 +44,17 @@ export interface WorkshopApp {
   sessions: SessionRegistry | undefined;
   /** Closes every session and stops timers. */
   close(): Promise<void>;
+  /** How many `McpServer` instances were built so far: sessions, pooled per-request ones, the curl path. */
+  serversBuilt(): number;
 }
 
 export function createApp(options: AppOptions): WorkshopApp {
-  const { buildServer, logger } = options;
+  const { logger } = options;
+  let built = 0;
+  const buildServer = () => {
+    built++;
+    return options.buildServer();
+  };
   const sessions = options.stateless
     ? undefined
     : new SessionRegistry({
@@ -71,8 +78,8 @@ export function createApp(options: AppOptions): WorkshopApp {
   // Parse every POST body as JSON, whatever its Content-Type says, so the 1 MB limit covers all of them;
   // the MCP transport still answers a wrong Content-Type with 415. `strict: false` lets `"Oslo"` or `42`
   // through as the valid JSON they are, so the route can say what is wrong instead of "parse error".
-  app.use(express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false }));
-  app.use(rejectDeepJson);
+  // `verify` refuses JSON nested too deep from the raw bytes, before it is parsed.
+  app.use(express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false, verify: verifyJsonDepth }));
 
   app.get('/health', (_req, res) => {
     res.json({
@@ -94,5 +101,5 @@ export function createApp(options: AppOptions): WorkshopApp {
     if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'Internal server error');
   }) satisfies express.ErrorRequestHandler);
 
-  return { app, sessions, close: () => endpoint.close() };
+  return { app, sessions, close: () => endpoint.close(), serversBuilt: () => built };
 }

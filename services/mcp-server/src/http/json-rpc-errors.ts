@@ -9,13 +9,16 @@ export function sendJsonRpcError(res: Response, status: number, code: number, me
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
-/** Maps body-parser failures (bad JSON, too large) to the answers the MCP spec and clients expect. */
+/** Maps body-parser failures (bad JSON, too large, too deep) to the answers the MCP spec and clients expect. */
 export function bodyErrorHandler(limitLabel: string): ErrorRequestHandler {
   return (error: unknown, _req, res, next) => {
     const type = typeof error === 'object' && error !== null && 'type' in error ? String(error.type) : '';
     if (res.headersSent) return next(error);
     if (type === 'entity.too.large') {
       return sendJsonRpcError(res, 413, -32600, `Request body too large: the limit is ${limitLabel}.`);
+    }
+    if (type === 'entity.too.deep') {
+      return sendJsonRpcError(res, 400, -32600, (error as Error).message);
     }
     if (type === 'entity.parse.failed') {
       return sendJsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON.');

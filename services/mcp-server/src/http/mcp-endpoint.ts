@@ -5,17 +5,21 @@
  * - Stateful (default): 2025-era clients (`initialize`) get a session of their own, with an SSE
  *   channel for progress, logging and server-to-client requests. 2026-07-28 clients (per-request
  *   `_meta`, no `initialize`) are sent to the SDK's modern handler, which needs no session.
- *   `isLegacyRequest()` is the SDK's own classifier, so the split never disagrees with it.
- * - Stateless (`MCP_STATELESS=true`): every request gets a fresh server instance, so replicas
- *   behind a load balancer need no session affinity. The price: no GET stream and no
- *   server-to-client requests for 2025-era clients.
+ *   `classifyInboundRequest()` is the SDK's own classifier (the one behind `isLegacyRequest`),
+ *   applied to the parsed body and the headers, so the split never disagrees with the SDK.
+ * - Stateless (`MCP_STATELESS=true`): every request is served on its own, so replicas behind a
+ *   load balancer need no session affinity. The price: no GET stream and no server-to-client
+ *   requests for 2025-era clients.
+ * Requests served one instance each (modern, and stateless 2025) borrow a built server from a
+ * pool (`server-pool.ts`) instead of building one per request.
  */
 import { randomUUID } from 'node:crypto';
-import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
+  classifyInboundRequest,
   createMcpHandler,
   isInitializeRequest,
-  isLegacyRequest,
+  type McpRequestContext,
   type McpServer,
 } from '@modelcontextprotocol/server';
 import type { Request, RequestHandler, Response } from 'express';
@@ -24,6 +28,8 @@ import { publishTaskChanges } from '../resources/publish.js';
 import type { TaskEvents } from '../tasks/events.js';
 import { SessionEventStore } from './event-store.js';
 import { sendJsonRpcError } from './json-rpc-errors.js';
+import { nodeAdapter } from './node-adapter.js';
+import { ServerPool } from './server-pool.js';
 import type { SessionRegistry } from './sessions.js';
 
 export interface McpEndpointOptions {
@@ -54,34 +60,102 @@ function batchAllowed(protocolVersionHeader: string | undefined): boolean {
   return protocolVersionHeader === undefined || BATCH_VERSIONS.has(protocolVersionHeader);
 }
 
+/**
+ * 2025 methods that leave per-client state on the instance that served them (capabilities,
+ * client info, the log level): such an instance is never lent to another request.
+ */
+const STATEFUL_LEGACY_METHODS = new Set(['initialize', 'notifications/initialized', 'logging/setLevel']);
+
+function methodOf(body: unknown): string | undefined {
+  return typeof body === 'object' && body !== null && 'method' in body && typeof body.method === 'string'
+    ? body.method
+    : undefined;
+}
+
+/**
+ * The SDK's per-request handler, fed from a pool: each request borrows an instance through the
+ * factory, and it goes back when the response has finished (`completed`) and the SDK let go of it.
+ */
+function pooledHandler(
+  buildServer: () => McpServer,
+  legacy: 'stateless' | 'reject',
+  options: { onerror: (error: Error) => void; maxBodyBytes: number },
+) {
+  const pools = { modern: new ServerPool(buildServer), legacy: new ServerPool(buildServer) };
+  const lent = new WeakMap<globalThis.Request, { server: McpServer; era: 'modern' | 'legacy' }>();
+  const factory = (ctx: McpRequestContext): McpServer => {
+    const server = pools[ctx.era].acquire();
+    if (ctx.requestInfo) lent.set(ctx.requestInfo, { server, era: ctx.era });
+    return server;
+  };
+  const handler = createMcpHandler(factory, {
+    legacy,
+    onerror: options.onerror,
+    maxRequestBodySize: options.maxBodyBytes,
+  });
+  const serve = nodeAdapter(handler.fetch, {
+    onerror: options.onerror,
+    onFinish: (request, completed) => {
+      const loan = lent.get(request);
+      if (!loan || !completed) return;
+      // The SDK disconnects the instance as the exchange ends; give it that turn before checking.
+      setImmediate(() => pools[loan.era].release(loan.server));
+    },
+  });
+  return { handler, pools, serve };
+}
+
+/** Single-value header, as the SDK reads it (a repeated header counts as its first value). */
+function header(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Would the SDK's `createMcpHandler` route this POST to its 2025 (legacy) side? The same
+ * `classifyInboundRequest` the SDK's `isLegacyRequest` uses, on the body express parsed; a body
+ * that is missing or not JSON is legacy, as there. No web `Request` is built for it.
+ */
+function isLegacy(req: Request): boolean {
+  if (req.body === undefined) return true;
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: header(req, 'mcp-protocol-version'),
+    mcpMethodHeader: header(req, 'mcp-method'),
+    mcpNameHeader: header(req, 'mcp-name'),
+    body: req.body,
+  });
+  return outcome.kind === 'legacy';
+}
+
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const { buildServer, logger, sessions, maxBodyBytes, taskEvents } = options;
   const onerror = (error: Error) => logger.warn({ err: error }, 'MCP handler reported an error');
 
   if (!sessions) {
-    const stateless = createMcpHandler(() => buildServer(), {
-      legacy: 'stateless',
-      onerror,
-      maxRequestBodySize: maxBodyBytes,
-    });
-    const node = toNodeHandler(stateless, { onerror, maxRequestBodySize: maxBodyBytes });
-    const stopPublishing = taskEvents ? publishTaskChanges(taskEvents, stateless.notify) : () => {};
+    // A 2025 request that sets per-client state gets its own instance, never a pooled one.
+    const fresh = (body: unknown) => STATEFUL_LEGACY_METHODS.has(methodOf(body) ?? '');
+    const stateless = pooledHandler(buildServer, 'stateless', { onerror, maxBodyBytes });
+    const stopPublishing = taskEvents ? publishTaskChanges(taskEvents, stateless.handler.notify) : () => {};
+    const unpooled = nodeAdapter(
+      createMcpHandler(() => buildServer(), {
+        legacy: 'stateless',
+        onerror,
+        maxRequestBodySize: maxBodyBytes,
+      }).fetch,
+      { onerror },
+    );
     return {
-      handle: (req, res) => void node(req, res, req.body),
+      handle: (req, res) => void (fresh(req.body) ? unpooled : stateless.serve)(req, res, req.body),
       close: () => {
         stopPublishing();
-        return stateless.close();
+        return stateless.handler.close();
       },
     };
   }
 
-  const modern = createMcpHandler(() => buildServer(), {
-    legacy: 'reject',
-    onerror,
-    maxRequestBodySize: maxBodyBytes,
-  });
-  const modernNode = toNodeHandler(modern, { onerror, maxRequestBodySize: maxBodyBytes });
-  const stopPublishing = taskEvents ? publishTaskChanges(taskEvents, modern.notify) : () => {};
+  const modern = pooledHandler(buildServer, 'reject', { onerror, maxBodyBytes });
+  const stopPublishing = taskEvents ? publishTaskChanges(taskEvents, modern.handler.notify) : () => {};
 
   const serveLegacy = async (req: Request, res: Response): Promise<void> => {
     const sessionId = req.header('mcp-session-id');
@@ -142,8 +216,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         );
         return;
       }
-      if (req.method === 'POST' && !(await isLegacyRequest(await toWebRequest(req, req.body), req.body))) {
-        await modernNode(req, res, req.body);
+      if (req.method === 'POST' && !isLegacy(req)) {
+        await modern.serve(req, res, req.body);
         return;
       }
       // 2026-07-28 has no GET stream and no sessions to DELETE; only sessions (2025 era) use those verbs.
@@ -164,7 +238,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     async close() {
       stopPublishing();
       await sessions.closeAll();
-      await modern.close();
+      await modern.handler.close();
     },
   };
 }

@@ -1,0 +1,95 @@
+/**
+ * @module http/node-adapter
+ * Serves an SDK fetch-shaped handler (`createMcpHandler().fetch`) from express, like the SDK's
+ * `toNodeHandler`, but without rebuilding the body: express has already parsed it, and the handler
+ * reads it from `parsedBody`, so the web `Request` carries headers only. A JSON answer is written
+ * in one piece; an SSE stream is copied with backpressure and stops when the client goes away.
+ * `onFinish` tells the caller whether the exchange ended normally, so a pooled server can return.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export type FetchHandler = (request: Request, options: { parsedBody: unknown }) => Promise<Response>;
+
+export interface AdapterOptions {
+  /** Called once per exchange with the `Request` the handler saw; `completed` is false when the client left first. */
+  onFinish?: (request: Request, completed: boolean) => void;
+  onerror?: (error: Error) => void;
+}
+
+/** Node's header object as web `Headers`; pseudo-headers (HTTP/2) are not real headers. */
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  return headers;
+}
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+}
+
+export function nodeAdapter(handler: FetchHandler, options: AdapterOptions = {}) {
+  return async (req: IncomingMessage, res: ServerResponse, parsedBody: unknown): Promise<void> => {
+    const abort = new AbortController();
+    let completed = false;
+    res.once('close', () => {
+      if (!completed) abort.abort();
+    });
+    const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+      method: req.method ?? 'POST',
+      headers: toHeaders(req),
+      signal: abort.signal,
+    });
+    try {
+      const response = await handler(request, { parsedBody });
+      const headers: Record<string, string> = {};
+      for (const [name, value] of response.headers) headers[name] = value;
+      if (response.body === null || !isEventStream(response)) {
+        const body = response.body === null ? undefined : Buffer.from(await response.arrayBuffer());
+        res.writeHead(response.status, headers);
+        completed = true;
+        res.end(body);
+        return;
+      }
+      res.writeHead(response.status, headers);
+      res.flushHeaders();
+      for await (const chunk of response.body) {
+        if (abort.signal.aborted) break;
+        if (!res.write(chunk)) await waitForDrain(res, abort.signal);
+      }
+      completed = !abort.signal.aborted;
+      res.end();
+    } catch (error) {
+      options.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            error: { code: -32603, message: 'Internal server error' },
+            id: null,
+          }),
+        );
+      } else {
+        res.end();
+      }
+    } finally {
+      options.onFinish?.(request, completed);
+    }
+  };
+}
+
+function waitForDrain(res: ServerResponse, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    res.once('drain', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
