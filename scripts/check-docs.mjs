@@ -9,18 +9,47 @@
  *   3. tools: every backticked snake_case name that looks like a tool (`get_weather`,
  *      `get_weather { location }`, `/tools/get_weather`, a `tools/call` "name") is a tool the
  *      built server registers, a prompt it registers, or listed in scripts/check-docs.allow;
- *   4. runnable blocks: fenced blocks whose info string is `sh runnable` or `bash runnable`
- *      (optionally `timeout=SECONDS`, default 120) run from the repo root with CI=true. A block
- *      runs as one `bash -euo pipefail` script, so `cd` and variables carry from line to line;
- *      the first failing line stops it and is reported as file:line. Mark only commands that are
- *      offline, quick and leave nothing running, e.g.
+ *   4. runnable blocks: fenced blocks whose info string is `sh runnable` or `bash runnable` run
+ *      from the repo root with CI=true. A block runs as one `bash -euo pipefail` script, so `cd`
+ *      and variables carry from line to line; the first failing line stops it and is reported as
+ *      file:line. Mark only commands that are offline, quick and leave nothing running. Options
+ *      after `runnable`, in any order:
+ *        id=NAME        names the block, for `output-of=NAME` and `--only NAME` (unique in the docs)
+ *        timeout=SECS   default 120
+ *        exit=N         the exit code it must end with (default 0); the failing command goes last
+ *        scratch[=NAME] runs in a throwaway copy of the repo (scripts/lib/scratch-copy.mjs), for
+ *                       commands that write files; blocks with the same NAME share one copy, in
+ *                       document order (e.g. `pnpm new-tool x`, then a later block tests it)
+ *   5. quoted outputs: a block ```text output-of=NAME (anywhere in the docs, usually under
+ *      "Expected output") is what block NAME prints, stdout and stderr as a terminal shows them
+ *      (```text output-of=NAME stdout: stdout only, e.g. for JSON that is meant for a pipe).
+ *      After NAME runs, its output is compared with the quote by scripts/lib/expected-output.mjs:
+ *      blank lines, pnpm's and turbo's banners and volatile values (times, durations, dates, ids,
+ *      ports, pids, temp paths, the offline weather's numbers; the list is VOLATILE_RULES there)
+ *      do not count; a quoted line that is only `…` (or `...`) stands for any number of lines,
+ *      and a `…` inside a line for any text. A drift fails with a diff, e.g.
  *
- *        ```sh runnable
- *        pnpm -s ask --json "What is 6 * 7?"
+ *        ```sh runnable id=ask-arithmetic
+ *        pnpm ask "What is 6 * 7?"
+ *        ```
+ *        …
+ *        ```text output-of=ask-arithmetic
+ *        …
+ *        question: What is 6 * 7?
+ *        …
+ *        answer: Here is what calculate returned for expression "6 * 7": result 42, …
  *        ```
  *
- *   node scripts/check-docs.mjs              all four checks (builds the server first, via turbo's cache)
- *   node scripts/check-docs.mjs --skip-run   checks 1-3 only, for a quick local pass
+ *   node scripts/check-docs.mjs               all five checks (builds the server first, via turbo's cache)
+ *   node scripts/check-docs.mjs --skip-run    checks 1-3, and that ids and output-of markers pair up
+ *   node scripts/check-docs.mjs --only NAME   runs only runnable block NAME (or all of a file, or
+ *                                             file:line), and the blocks before it in its scratch
+ *                                             copy; repeatable
+ *   node scripts/check-docs.mjs --update      rewrites each drifted quote from a real run, keeping
+ *                                             its `…` cuts where they still match
+ *
+ * The `pnpm ask`/`pnpm demo` blocks start their own server and demo model only when nothing answers
+ * on ports 3000 and 3002: run this with no `pnpm start` around, or their quotes will not match.
  *
  * Exit code 1 with `file:line: problem` for each problem; 0 when the docs are clean.
  */
@@ -29,14 +58,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { compareOutput } from './lib/expected-output.mjs';
+import { makeScratchCopy, removeScratchCopy } from './lib/scratch-copy.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_DIST = path.join(ROOT, 'services/mcp-server/dist');
 const ALLOW_FILE = path.join(ROOT, 'scripts/check-docs.allow');
 /** A runnable block is a quick example, not a test suite; two minutes covers a cold build. */
 const DEFAULT_BLOCK_TIMEOUT_S = 120;
-/** Enough of a failing block's output to see why, without flooding the CI log. */
+/** Enough of a failing block's output (or of a drifted quote's diff) to see why, without flooding the CI log. */
 const MAX_OUTPUT_LINES = 40;
+const MAX_DIFF_LINES = 80;
 
 /** pnpm's own commands: `pnpm <one of these>` is not a script of ours. `test`/`start` run scripts, so they are not here. */
 const PNPM_BUILTINS = new Set(
@@ -72,11 +104,13 @@ async function main() {
   const { values } = parseArgs({
     options: {
       'skip-run': { type: 'boolean', default: false },
+      only: { type: 'string', multiple: true },
+      update: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    console.log('usage: node scripts/check-docs.mjs [--skip-run]');
+    console.log('usage: node scripts/check-docs.mjs [--skip-run] [--only NAME|FILE|FILE:LINE]... [--update]');
     return;
   }
   const files = markdownFiles();
@@ -85,7 +119,10 @@ async function main() {
   const links = checkLinks(docs);
   const scripts = checkScripts(docs);
   const tools = await checkToolNames(docs);
-  const runnable = values['skip-run'] ? undefined : await runBlocks(docs);
+  const markers = checkOutputMarkers(docs);
+  const runnable = values['skip-run']
+    ? undefined
+    : await runBlocks(docs, markers, { only: values.only, update: values.update });
 
   console.log(`check-docs: ${files.length} markdown files`);
   console.log(`  links     ${links.checked} relative links checked, ${count('links')} broken`);
@@ -98,6 +135,15 @@ async function main() {
     runnable
       ? `  runnable  ${runnable.ran} runnable blocks run, ${count('runnable')} failed`
       : '  runnable  skipped (--skip-run)',
+  );
+  console.log(
+    `  markers   ${markers.quotes.size} output-of quotes, ${markers.byId.size} block ids, ${count('markers')} not paired up`,
+  );
+  console.log(
+    runnable
+      ? `  outputs   ${runnable.compared} quoted outputs compared, ${count('outputs')} drifted` +
+          (values.update ? `, ${runnable.updated} rewritten (--update)` : '')
+      : '  outputs   not compared (--skip-run)',
   );
   if (problems.length > 0) {
     console.error(`\n${problems.length} problem(s):`);
@@ -132,7 +178,7 @@ function parseMarkdown(file) {
   let block;
   lines.forEach((text, index) => {
     const line = index + 1;
-    const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(text);
+    const fence = /^( {0,3})(`{3,}|~{3,})(.*)$/.exec(text)?.slice(1);
     if (block) {
       if (
         fence &&
@@ -147,13 +193,28 @@ function parseMarkdown(file) {
       }
     } else if (fence && !(fence[1][0] === '`' && fence[2].includes('`'))) {
       const info = fence[2].trim().split(/\s+/).filter(Boolean);
-      block = { fence: fence[1], line, lang: (info[0] ?? '').toLowerCase(), info, lines: [] };
+      const indent = fence[0].length;
+      block = { fence: fence[1], indent, line, lang: (info[0] ?? '').toLowerCase(), info, lines: [] };
     } else {
       prose.push({ line, text });
     }
   });
   if (block) blocks.push(block); // unterminated: runs to the end of the file, as GitHub renders it
   return { prose, blocks };
+}
+
+/** A block's content as written, less the fence's indentation (a block inside a list item). */
+function blockText(block) {
+  return block.lines.map((l) => l.text.replace(new RegExp(`^ {0,${block.indent}}`), '')).join('\n');
+}
+
+/** `name=value` in a block's info string: the value, `true` for a bare `name`, else undefined. */
+function blockOption(block, name) {
+  for (const word of block.info.slice(1)) {
+    if (word === name) return true;
+    if (word.startsWith(`${name}=`)) return word.slice(name.length + 1);
+  }
+  return undefined;
 }
 
 /** Inline code spans of a prose line (single or multiple backticks). */
@@ -443,43 +504,207 @@ function readAllowList() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 4. runnable blocks
+// 4. runnable blocks, 5. quoted outputs
 
-async function runBlocks(docs) {
-  let ran = 0;
-  for (const [file, { blocks }] of docs) {
-    for (const block of blocks) {
-      if (!['sh', 'bash'].includes(block.lang) || !block.info.includes('runnable')) continue;
-      ran++;
-      const timeoutOption = block.info.find((word) => word.startsWith('timeout='));
-      const timeoutS = timeoutOption
-        ? Number(timeoutOption.slice('timeout='.length))
-        : DEFAULT_BLOCK_TIMEOUT_S;
-      console.log(`running ${file}:${block.line} (${block.lines.length} lines, timeout ${timeoutS} s)`);
-      const result = await runScript(block.lines.map((l) => l.text).join('\n'), timeoutS * 1000);
-      if (result.ok) continue;
-      const failedLine = result.lineInBlock ? block.line + result.lineInBlock : block.line;
-      const tail = result.output.trimEnd().split('\n').slice(-MAX_OUTPUT_LINES).join('\n      ');
-      problem('runnable', file, failedLine, `runnable block ${result.why}\n      ${tail}`);
-    }
-  }
-  return { ran };
+function isRunnable(block) {
+  return ['sh', 'bash'].includes(block.lang) && block.info.includes('runnable');
 }
 
-/** Runs `script` with bash in its own process group, so a timeout also ends what it started. */
-function runScript(script, timeoutMs) {
+/**
+ * Pairs `id=NAME` runnable blocks with their `output-of=NAME` quotes, and reports what does not
+ * pair up: an id on a block that does not run, a repeated id or quote, a quote of no block.
+ * Returns { byId: id → { file, block }, quotes: id → { file, block } }.
+ */
+function checkOutputMarkers(docs) {
+  const byId = new Map();
+  const quotes = new Map();
+  for (const [file, { blocks }] of docs) {
+    for (const block of blocks) {
+      const id = blockOption(block, 'id');
+      if (id !== undefined) {
+        if (!isRunnable(block)) {
+          problem('markers', file, block.line, `id=${id} is only for \`sh runnable\` blocks`);
+        } else if (id === true || !/^[\w.:-]+$/.test(id)) {
+          problem('markers', file, block.line, 'id= needs a name of letters, digits, "-", "_", "." or ":"');
+        } else if (byId.has(id)) {
+          const first = byId.get(id);
+          problem(
+            'markers',
+            file,
+            block.line,
+            `id=${id} is already used at ${first.file}:${first.block.line}`,
+          );
+        } else {
+          byId.set(id, { file, block });
+        }
+      }
+      const of = blockOption(block, 'output-of');
+      if (of === undefined) continue;
+      if (quotes.has(of)) {
+        const first = quotes.get(of);
+        problem(
+          'markers',
+          file,
+          block.line,
+          `output-of=${of} is already quoted at ${first.file}:${first.block.line}`,
+        );
+      } else {
+        quotes.set(of, { file, block });
+      }
+    }
+  }
+  for (const [id, { file, block }] of quotes) {
+    if (!byId.has(id)) {
+      problem('markers', file, block.line, `output-of=${id}: no \`sh runnable id=${id}\` block in the docs`);
+    }
+  }
+  return { byId, quotes };
+}
+
+async function runBlocks(docs, markers, { only = [], update = false }) {
+  const all = [];
+  const wanted = new Set();
+  const unmatched = new Set(only);
+  for (const [file, { blocks }] of docs) {
+    for (const block of blocks) {
+      if (!isRunnable(block)) continue;
+      const id = blockOption(block, 'id');
+      const keys = [file, `${file}:${block.line}`, ...(typeof id === 'string' ? [id] : [])];
+      if (only.length === 0 || keys.some((key) => only.includes(key))) wanted.add(all.length);
+      for (const key of keys) unmatched.delete(key);
+      all.push({ file, block, id: typeof id === 'string' ? id : undefined });
+    }
+  }
+  for (const key of unmatched)
+    problem('runnable', 'check-docs', 0, `--only ${key}: no runnable block has that id, file or file:line`);
+
+  // A scratch copy lives from the first block that names it to the last. A block picked with
+  // --only brings the blocks before it in the same copy along: it needs what they did.
+  const scratchName = ({ file, block }) => {
+    const name = blockOption(block, 'scratch');
+    if (name === undefined) return undefined;
+    return name === true ? `${file}:${block.line}` : name;
+  };
+  const lastWanted = new Map([...wanted].map((index) => [scratchName(all[index]), index]));
+  const selected = all.filter((entry, index) => {
+    const name = scratchName(entry);
+    return wanted.has(index) || (name !== undefined && index < (lastWanted.get(name) ?? -1));
+  });
+  const lastUse = new Map(selected.map((entry, index) => [scratchName(entry), index]));
+  const scratch = new Map();
+  const updates = [];
+  let compared = 0;
+  try {
+    for (const [index, entry] of selected.entries()) {
+      const { file, block, id } = entry;
+      const name = scratchName(entry);
+      if (name !== undefined && !scratch.has(name)) scratch.set(name, makeScratchCopy(ROOT));
+      const cwd = name === undefined ? ROOT : scratch.get(name);
+      const timeoutS = Number(blockOption(block, 'timeout') ?? DEFAULT_BLOCK_TIMEOUT_S);
+      const expectedExit = Number(blockOption(block, 'exit') ?? 0);
+      if (!(timeoutS > 0) || !Number.isInteger(expectedExit)) {
+        problem('runnable', file, block.line, 'timeout= needs seconds and exit= a whole number');
+        continue;
+      }
+      const where = name === undefined ? '' : `, in scratch copy "${name}"`;
+      console.log(
+        `running ${file}:${block.line}${id ? ` (${id})` : ''} (${block.lines.length} lines, timeout ${timeoutS} s${where})`,
+      );
+      const result = await runScript(blockText(block), timeoutS * 1000, cwd);
+      if (name !== undefined && lastUse.get(name) === index) {
+        removeScratchCopy(scratch.get(name));
+        scratch.delete(name);
+      }
+
+      if (result.timedOut || result.code !== expectedExit) {
+        const why = result.timedOut
+          ? `timed out after ${timeoutS} s`
+          : `${result.signal ? `ended by signal ${result.signal}` : `exited ${result.code}`}${expectedExit === 0 ? '' : `, expected exit=${expectedExit}`}`;
+        const failedLine =
+          result.code !== 0 && result.lineInBlock ? block.line + result.lineInBlock : block.line;
+        problem(
+          'runnable',
+          file,
+          failedLine,
+          `runnable block ${why}\n${indent(lastLines(result.output, MAX_OUTPUT_LINES))}`,
+        );
+        continue;
+      }
+      const quote = id && markers.quotes.get(id);
+      if (!quote) continue;
+      compared++;
+      const actual = blockOption(quote.block, 'stdout') === true ? result.stdout : result.output;
+      const { ok, diff, updated } = compareOutput(blockText(quote.block), actual, { roots: [cwd, ROOT] });
+      if (ok) continue;
+      if (update) {
+        updates.push({ quote, text: updated });
+        continue;
+      }
+      problem(
+        'outputs',
+        quote.file,
+        quote.block.line,
+        `the quoted output of ${id} (${file}:${block.line}) drifted from the real one ` +
+          `(- quoted, + real; volatile values do not count). Fix the quote, or run ` +
+          `\`node scripts/check-docs.mjs --only ${id} --update\`:\n${indent(firstLines(diff, MAX_DIFF_LINES))}`,
+      );
+    }
+  } finally {
+    for (const dir of scratch.values()) removeScratchCopy(dir);
+  }
+  for (const { quote } of updates) console.log(`updated   ${quote.file}:${quote.block.line}`);
+  writeUpdates(updates);
+  return { ran: selected.length, compared, updated: updates.length };
+}
+
+/** Replaces each quote's lines with its new text, bottom-up per file so line numbers hold. */
+function writeUpdates(updates) {
+  const byFile = new Map();
+  for (const u of updates) byFile.set(u.quote.file, [...(byFile.get(u.quote.file) ?? []), u]);
+  for (const [file, list] of byFile) {
+    const absolute = path.join(ROOT, file);
+    const lines = fs.readFileSync(absolute, 'utf8').split('\n');
+    for (const { quote, text } of list.sort((a, b) => b.quote.block.line - a.quote.block.line)) {
+      const pad = ' '.repeat(quote.block.indent);
+      const body = text.split('\n').map((line) => (line ? pad + line : line));
+      lines.splice(quote.block.line, quote.block.lines.length, ...body);
+    }
+    fs.writeFileSync(absolute, lines.join('\n'));
+  }
+}
+
+function indent(text) {
+  return text.replace(/^/gm, '      ');
+}
+
+function lastLines(text, n) {
+  return text.trimEnd().split('\n').slice(-n).join('\n');
+}
+
+function firstLines(text, n) {
+  const lines = text.split('\n');
+  return lines.length <= n ? text : [...lines.slice(0, n), `… (${lines.length - n} more lines)`].join('\n');
+}
+
+/**
+ * Runs `script` with bash in its own process group, so a timeout also ends what it started.
+ * Resolves to { code, signal, timedOut, output (stdout and stderr as they came), stdout, lineInBlock }.
+ */
+function runScript(script, timeoutMs, cwd) {
   // On the first line, so bash's $LINENO matches the block's line numbers.
   const trap = `trap 'echo "__check_docs_failed_at__ $LINENO" >&2' ERR; `;
   return new Promise((resolve) => {
     const child = spawn('bash', ['-euo', 'pipefail', '-c', trap + script], {
-      cwd: ROOT,
+      cwd,
       env: { ...process.env, CI: 'true' },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
+    let stdout = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
+      stdout += chunk;
     });
     child.stderr.on('data', (chunk) => {
       output += chunk;
@@ -493,16 +718,14 @@ function runScript(script, timeoutMs) {
       clearTimeout(timer);
       killGroup(child.pid); // anything the block left running in the background
       const at = /__check_docs_failed_at__ (\d+)/.exec(output);
-      const clean = output.replace(/^__check_docs_failed_at__ \d+\n?/gm, '');
-      if (timedOut) resolve({ ok: false, why: `timed out after ${timeoutMs / 1000} s`, output: clean });
-      else if (code === 0) resolve({ ok: true });
-      else
-        resolve({
-          ok: false,
-          why: `failed (${signal ? `signal ${signal}` : `exit ${code}`})`,
-          lineInBlock: at ? Number(at[1]) : undefined,
-          output: clean,
-        });
+      resolve({
+        code,
+        signal,
+        timedOut,
+        lineInBlock: at ? Number(at[1]) : undefined,
+        output: output.replace(/^__check_docs_failed_at__ \d+\n?/gm, ''),
+        stdout,
+      });
     });
   });
 }
