@@ -1,8 +1,10 @@
 /**
  * @module weather/offline
  * The default weather source: plausible, repeatable weather made up from each dataset city's
- * climate, so workshops work without a network. The same city and date always give the same
- * numbers, because each day's random draws are seeded from the two. Test: `offline.test.ts`.
+ * climate, so workshops work without a network. The same city and local date always give the
+ * same forecast, humidity, wind and conditions, because each day's random draws are seeded from
+ * the two; the current temperature and feels-like follow the local time of day, to the minute.
+ * Test: `offline.test.ts`.
  */
 import { ToolError } from '@mcp-workshop/shared';
 import { wallClock } from '../zoned-time.js';
