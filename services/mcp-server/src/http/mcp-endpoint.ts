@@ -146,8 +146,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const onerror = (error: Error) => logger.warn({ err: error }, 'MCP handler reported an error');
 
   if (!sessions) {
-    // A 2025 request that sets per-client state gets its own instance, never a pooled one.
-    const fresh = (body: unknown) => STATEFUL_LEGACY_METHODS.has(methodOf(body) ?? '');
+    // A 2025 request that sets per-client state gets its own instance, never a pooled one; so
+    // does a batch (2025-03-26), which may carry such a request among others.
+    const fresh = (body: unknown) => Array.isArray(body) || STATEFUL_LEGACY_METHODS.has(methodOf(body) ?? '');
     const stateless = pooledHandler(buildServer, 'stateless', { onerror, maxBodyBytes });
     const stopPublishing = taskEvents ? publishTaskChanges(taskEvents, stateless.handler.notify) : () => {};
     const unpooled = nodeAdapter(

@@ -137,6 +137,36 @@ describe('stateless mode and the pool', () => {
     expect(srv.workshop.serversBuilt() - before).toBeLessThanOrEqual(1);
   });
 
+  it('never pools an instance that served a batch, which may hold an initialize', async () => {
+    const before = srv.workshop.serversBuilt();
+    const response = await fetch(srv.mcpUrl, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-03-26' },
+      body: JSON.stringify([
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-03-26',
+            capabilities: {},
+            clientInfo: { name: 'b', version: '0' },
+          },
+        },
+      ]),
+    });
+    await response.text();
+    await settle();
+    const next = await legacyCall(2, {
+      method: 'tools/call',
+      params: { name: 'calculate', arguments: { expression: '1' } },
+    });
+    await next.text();
+    await settle();
+    // The batch got a fresh instance of its own (one build); the call after it used a pooled one.
+    expect(srv.workshop.serversBuilt() - before).toBe(1);
+  });
+
   it('never pools an instance that served initialize or logging/setLevel', async () => {
     const before = srv.workshop.serversBuilt();
     for (let i = 0; i < 3; i++) {
