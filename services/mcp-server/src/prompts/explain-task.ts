@@ -6,6 +6,7 @@
 import { completable, type GetPromptResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Task } from '../tasks/store.js';
+import { cacheJsonSchema } from '../tools/cached-schema.js';
 import type { ToolDeps } from '../tools/deps.js';
 import { invalidArgument, runPrompt, safeCompletions, type WorkshopPrompt } from './define-prompt.js';
 
@@ -22,16 +23,34 @@ export function completeTaskId(deps: ToolDeps, value: string): string[] {
     .filter((id) => id.startsWith(typed));
 }
 
-function argsSchema(deps: ToolDeps) {
-  return z.object({
-    id: completable(
-      z
-        .string()
-        .regex(TASK_ID_PATTERN, 'must be a task id, a positive whole number such as "3"')
-        .describe('The id of the task to explain, e.g. "3"; ask for completions to see the existing ids.'),
-      safeCompletions(NAME, deps, (value) => completeTaskId(deps, value)),
-    ),
-  });
+function buildArgsSchema(deps: ToolDeps) {
+  return cacheJsonSchema(
+    z.object({
+      id: completable(
+        z
+          .string()
+          .regex(TASK_ID_PATTERN, 'must be a task id, a positive whole number such as "3"')
+          .describe('The id of the task to explain, e.g. "3"; ask for completions to see the existing ids.'),
+        safeCompletions(NAME, deps, (value) => completeTaskId(deps, value)),
+      ),
+    }),
+  );
+}
+
+/**
+ * One schema per deps, not per server: its completion reads `deps.tasks`, but building it (and
+ * converting it for `prompts/list`) on every `createMcpServer`, which runs per session and per
+ * request, was a large part of that call's cost. Weak, so dropped deps (tests) take it along.
+ */
+const argsSchemas = new WeakMap<ToolDeps, ReturnType<typeof buildArgsSchema>>();
+
+function argsSchema(deps: ToolDeps): ReturnType<typeof buildArgsSchema> {
+  let schema = argsSchemas.get(deps);
+  if (!schema) {
+    schema = buildArgsSchema(deps);
+    argsSchemas.set(deps, schema);
+  }
+  return schema;
 }
 
 export const explainTask: WorkshopPrompt = {

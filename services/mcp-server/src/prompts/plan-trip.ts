@@ -5,6 +5,7 @@
  */
 import { completable, type GetPromptResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { cacheJsonSchema } from '../tools/cached-schema.js';
 import type { ToolDeps } from '../tools/deps.js';
 import { CITIES, type City } from '../weather/cities.js';
 import { findCity, normalizeName, quoteForMessage, suggestCities } from '../weather/lookup.js';
@@ -45,8 +46,12 @@ export function unknownCityMessage(city: string): string {
   return `Unknown city ${quoteForMessage(city)}.${hint} Complete the city argument to see the ${CITIES.length} supported cities.`;
 }
 
-function argsSchema() {
-  return z.object({
+/**
+ * Built once per process: building it was over half the cost of `createMcpServer`, which runs per
+ * session and per request. Its JSON Schema for `prompts/list` is cached too (cached-schema.ts).
+ */
+const argsSchema = cacheJsonSchema(
+  z.object({
     city: completable(
       promptText(MAX_CITY_LENGTH)
         .min(1)
@@ -61,8 +66,8 @@ function argsSchema() {
         .describe(`How many days to plan, "1" to "${MAX_FORECAST_DAYS}". Defaults to "${DEFAULT_DAYS}".`),
       (value: string) => DAY_CHOICES.filter((choice) => choice.startsWith(value.trim())),
     ).optional(),
-  });
-}
+  }),
+);
 
 export const planTrip: WorkshopPrompt = {
   name: NAME,
@@ -74,7 +79,7 @@ export const planTrip: WorkshopPrompt = {
         description:
           `Plan a trip of 1–${MAX_FORECAST_DAYS} days to one of the ${CITIES.length} dataset cities, day by day, ` +
           'around its weather forecast. The forecast is fetched now and embedded in the prompt.',
-        argsSchema: argsSchema(),
+        argsSchema,
       },
       ({ city, days }, ctx) =>
         runPrompt(NAME, deps, () =>

@@ -6,6 +6,7 @@
 import { completable, type GetPromptResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Task, TaskStatusFilter } from '../tasks/store.js';
+import { cacheJsonSchema } from '../tools/cached-schema.js';
 import type { ToolDeps } from '../tools/deps.js';
 import { promptText, runPrompt, type WorkshopPrompt } from './define-prompt.js';
 
@@ -19,15 +20,18 @@ const MAX_FOCUS_LENGTH = 500;
  */
 export const MAX_REVIEW_TASKS = 200;
 
-const argsSchema = z.object({
-  status: completable(
-    z.enum(STATUS_CHOICES).describe('Which tasks to review: "all" (default), "open" or "done".'),
-    (value: string) => STATUS_CHOICES.filter((choice) => choice.startsWith(value.trim().toLowerCase())),
-  ).optional(),
-  focus: promptText(MAX_FOCUS_LENGTH)
-    .describe('Optional angle for the review, e.g. "what can I finish today" or "anything about the trip".')
-    .optional(),
-});
+/** Built once per process, with its JSON Schema for `prompts/list` cached (cached-schema.ts). */
+const argsSchema = cacheJsonSchema(
+  z.object({
+    status: completable(
+      z.enum(STATUS_CHOICES).describe('Which tasks to review: "all" (default), "open" or "done".'),
+      (value: string) => STATUS_CHOICES.filter((choice) => choice.startsWith(value.trim().toLowerCase())),
+    ).optional(),
+    focus: promptText(MAX_FOCUS_LENGTH)
+      .describe('Optional angle for the review, e.g. "what can I finish today" or "anything about the trip".')
+      .optional(),
+  }),
+);
 
 export const reviewTasks: WorkshopPrompt = {
   name: NAME,

@@ -135,36 +135,49 @@ async function adrFile(dir: string | undefined, value: unknown): Promise<string 
   }
 }
 
+function buildAdrTemplate(dir: () => Promise<string | undefined>): ResourceTemplate {
+  return new ResourceTemplate(ADR_URI_TEMPLATE, {
+    list: async () => {
+      const adrs = await listAdrFiles(await dir());
+      const resources = await Promise.all(
+        adrs.map(async ({ slug, file }) => {
+          const { title, status } = await readHeader(file);
+          return {
+            uri: adrUri(slug),
+            name: `adr-${slug}`,
+            title: title ? `ADR ${title}` : `ADR ${slug}`,
+            description: status
+              ? `Architecture decision record. Status: ${status}`
+              : 'Architecture decision record.',
+            mimeType: MARKDOWN_MIME,
+          };
+        }),
+      );
+      return { resources };
+    },
+    complete: {
+      slug: async (value) =>
+        (await listAdrSlugs(await dir())).filter((slug) => slug.startsWith(value)).slice(0, MAX_COMPLETIONS),
+    },
+  });
+}
+
+/**
+ * The template for the default folder, built on first use and shared by every server instance
+ * (`createMcpServer` runs per session and per request). A custom folder (tests) gets its own.
+ */
+let defaultAdrTemplate: ResourceTemplate | undefined;
+
 export function registerAdrResources(server: McpServer, options: AdrOptions = {}): void {
   const dir = () => resolveAdrDir(options.dir);
+  let template = options.dir === undefined ? defaultAdrTemplate : undefined;
+  if (!template) {
+    template = buildAdrTemplate(dir);
+    if (options.dir === undefined) defaultAdrTemplate = template;
+  }
   server.registerResource(
     'adr',
-    new ResourceTemplate(ADR_URI_TEMPLATE, {
-      list: async () => {
-        const adrs = await listAdrFiles(await dir());
-        const resources = await Promise.all(
-          adrs.map(async ({ slug, file }) => {
-            const { title, status } = await readHeader(file);
-            return {
-              uri: adrUri(slug),
-              name: `adr-${slug}`,
-              title: title ? `ADR ${title}` : `ADR ${slug}`,
-              description: status
-                ? `Architecture decision record. Status: ${status}`
-                : 'Architecture decision record.',
-              mimeType: MARKDOWN_MIME,
-            };
-          }),
-        );
-        return { resources };
-      },
-      complete: {
-        slug: async (value) =>
-          (await listAdrSlugs(await dir()))
-            .filter((slug) => slug.startsWith(value))
-            .slice(0, MAX_COMPLETIONS),
-      },
-    }),
+    template,
     {
       title: 'Architecture decision record',
       description:

@@ -45,6 +45,43 @@ function describeTask(task: Task): string {
   return task.done ? `Done since ${task.completedAt}.` : `Open since ${task.createdAt}.`;
 }
 
+function buildTaskTemplate(deps: ToolDeps): ResourceTemplate {
+  return new ResourceTemplate(TASK_URI_TEMPLATE, {
+    list: () => ({
+      resources: deps.tasks.list('all').map((task) => ({
+        uri: taskUri(task.id),
+        name: `task-${task.id}`,
+        title: `Task ${task.id}: ${task.title}`,
+        description: describeTask(task),
+        mimeType: JSON_MIME,
+      })),
+    }),
+    complete: {
+      id: (value) =>
+        deps.tasks
+          .list('all')
+          .map((task) => String(task.id))
+          .filter((id) => id.startsWith(value))
+          .slice(0, MAX_COMPLETIONS),
+    },
+  });
+}
+
+/**
+ * One template per deps, not per server: `createMcpServer` runs per session and per request, and
+ * the template (a parsed URI template and its callbacks) only depends on the deps it reads.
+ */
+const taskTemplates = new WeakMap<ToolDeps, ResourceTemplate>();
+
+function taskTemplate(deps: ToolDeps): ResourceTemplate {
+  let template = taskTemplates.get(deps);
+  if (!template) {
+    template = buildTaskTemplate(deps);
+    taskTemplates.set(deps, template);
+  }
+  return template;
+}
+
 export function registerTaskResources(server: McpServer, deps: ToolDeps): void {
   server.registerResource(
     'tasks',
@@ -64,25 +101,7 @@ export function registerTaskResources(server: McpServer, deps: ToolDeps): void {
 
   server.registerResource(
     'task',
-    new ResourceTemplate(TASK_URI_TEMPLATE, {
-      list: () => ({
-        resources: deps.tasks.list('all').map((task) => ({
-          uri: taskUri(task.id),
-          name: `task-${task.id}`,
-          title: `Task ${task.id}: ${task.title}`,
-          description: describeTask(task),
-          mimeType: JSON_MIME,
-        })),
-      }),
-      complete: {
-        id: (value) =>
-          deps.tasks
-            .list('all')
-            .map((task) => String(task.id))
-            .filter((id) => id.startsWith(value))
-            .slice(0, MAX_COMPLETIONS),
-      },
-    }),
+    taskTemplate(deps),
     {
       title: 'One task',
       description:

@@ -9,7 +9,6 @@ import { type CallToolResult, fail, failFromError, type StructuredToolResult } f
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
-  fromJsonSchema,
   type InputRequiredResult,
   type JsonSchemaType,
   type LoggingLevel,
@@ -17,9 +16,11 @@ import {
   PROTOCOL_VERSION_META_KEY,
   type ProtocolEra,
   type ServerContext,
+  type StandardSchemaWithJSON,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { cacheJsonSchema, lazyJsonSchema } from './cached-schema.js';
 import type { ToolDeps } from './deps.js';
 import { portableJsonSchema } from './portable-schema.js';
 
@@ -80,24 +81,24 @@ export interface WorkshopTool {
 export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
   spec: ToolSpec<Input, Output>,
 ): WorkshopTool {
+  // Everything below is built once per process and shared by every server instance, which the
+  // HTTP endpoint builds per session and per request. The input's JSON Schema is converted once
+  // (see cached-schema.ts); zod still validates, and applies defaults to, every call's arguments.
+  // Widened to the base type so the SDK's conditional callback type resolves; `run` keeps the precise one.
+  const inputSchema: StandardSchemaWithJSON = cacheJsonSchema(spec.input);
   // Published as plain JSON Schema with nullables spelled as anyOf (see portable-schema.ts);
   // the SDK still validates every structuredContent against it before it leaves the server.
-  const outputSchema = fromJsonSchema<z.input<Output>>(
-    portableJsonSchema(z.toJSONSchema(spec.output, { io: 'output' })) as JsonSchemaType,
+  // Converted at the first list and compiled at the first call, so start-up pays for neither.
+  const outputSchema = lazyJsonSchema<z.input<Output>>(
+    () => portableJsonSchema(z.toJSONSchema(spec.output, { io: 'output' })) as JsonSchemaType,
   );
+  const annotations: ToolAnnotations = Object.freeze({ title: spec.title, ...spec.annotations });
   return {
     name: spec.name,
     register(server, deps) {
       server.registerTool(
         spec.name,
-        {
-          title: spec.title,
-          description: spec.description,
-          // Widened to the base type so the SDK's conditional callback type resolves; `run` keeps the precise one.
-          inputSchema: spec.input as z.ZodObject,
-          outputSchema,
-          annotations: { title: spec.title, ...spec.annotations },
-        },
+        { title: spec.title, description: spec.description, inputSchema, outputSchema, annotations },
         async (args: unknown, mcp: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
           const context = createToolContext(spec.name, server, deps, mcp);
           try {

@@ -5,7 +5,7 @@
  */
 import { fail, ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
-import { wallClock } from '../zoned-time.js';
+import { canonicalTimeZone, wallClock } from '../zoned-time.js';
 import { defineTool } from './define-tool.js';
 
 /** IANA names are short ("America/Argentina/ComodRivadavia" is among the longest); this caps hostile input. */
@@ -43,7 +43,7 @@ export const getTime = defineTool({
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run({ timezone }, { deps }) {
-    const zone = canonicalZone(timezone);
+    const zone = canonicalTimeZone(timezone);
     if (!zone) {
       return fail(
         `"${timezone}" is not an IANA time zone. Use a name like "Europe/Oslo", "America/New_York" or "UTC".`,
@@ -63,15 +63,6 @@ export const getTime = defineTool({
     });
   },
 });
-
-/** The zone's canonical name, or undefined when `Intl` does not know it. */
-function canonicalZone(name: string): string | undefined {
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name.trim() }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
-}
 
 function formatOffset(totalMinutes: number): string {
   const sign = totalMinutes < 0 ? '-' : '+';
