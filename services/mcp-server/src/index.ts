@@ -8,10 +8,8 @@
  *   node dist/index.js --stdio    MCP on stdin/stdout; logs go to stderr
  */
 import { parseArgs } from 'node:util';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { createDeps } from './deps.js';
+import { createDeps, type ServerDeps } from './deps.js';
 import { EnvError, loadEnv } from './env.js';
-import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { createMcpServer } from './server.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
@@ -23,6 +21,13 @@ const USAGE = `Usage: ${SERVER_NAME} [--stdio] [--help]
   --help      show this text
 
 Settings come from environment variables; see the README's table.`;
+
+/**
+ * How long after serving starts the task database opens. Opening blocks the event loop for
+ * 0.1–0.2 s on a 2-core machine (WebAssembly, schema check), so it waits until a host's first
+ * requests (initialize, tools/list) are answered; a task call before then opens it on the spot.
+ */
+const OPEN_TASKS_AFTER_MS = 500;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -44,11 +49,14 @@ async function main(): Promise<void> {
   const buildServer = () =>
     createMcpServer(deps, { pageSize: env.MCP_PAGE_SIZE, conformance: env.MCP_CONFORMANCE });
 
+  // Each mode imports only its own transport: stdio never loads express, HTTP never the stdio reader.
   if (values.stdio) {
+    const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
     const handle = serveStdio(buildServer, {
       onerror: (error) => logger.warn({ err: error }, 'stdio error'),
     });
     logger.info({ version: SERVER_VERSION, dataDir: env.DATA_DIR }, 'serving MCP over stdio');
+    openTasksSoon(deps);
     const stop = async () => {
       await handle.close();
       deps.tasks.close();
@@ -61,6 +69,7 @@ async function main(): Promise<void> {
     return;
   }
 
+  const { createApp } = await import('./http/app.js');
   const workshop = createApp({
     buildServer,
     logger,
@@ -83,6 +92,7 @@ async function main(): Promise<void> {
       },
       'MCP server listening',
     );
+    openTasksSoon(deps);
   });
   httpServer.once('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
@@ -107,7 +117,22 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
+/** Opens the task database in the background; one that cannot be opened still stops the server. */
+function openTasksSoon(deps: ServerDeps): void {
+  const timer = setTimeout(() => {
+    try {
+      deps.openTasks();
+    } catch (error) {
+      exitWithError(error);
+    }
+  }, OPEN_TASKS_AFTER_MS);
+  // Never the reason the process stays alive: stdio exits when its client closes stdin.
+  timer.unref();
+}
+
+function exitWithError(error: unknown): never {
   console.error(error instanceof EnvError ? error.message : error);
   process.exit(1);
-});
+}
+
+main().catch(exitWithError);

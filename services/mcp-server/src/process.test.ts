@@ -4,7 +4,7 @@
  * Needs `dist/` (turbo builds it before `test`).
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import sqlite from 'node-sqlite3-wasm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const ENTRY = fileURLToPath(new URL('../dist/index.js', import.meta.url));
@@ -48,6 +49,24 @@ function freePort(): Promise<number> {
       const address = probe.address();
       const port = typeof address === 'object' && address ? address.port : 0;
       probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves with the exit code and everything the child wrote to stderr. */
+function exitOf(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(
+      () => reject(new Error(`no exit within ${PROCESS_WAIT_MS} ms`)),
+      PROCESS_WAIT_MS,
+    );
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
     });
   });
 }
@@ -169,5 +188,28 @@ describe('HTTP server restart', () => {
     const listed = await fetch(`${baseUrl}/tools/list_tasks`, { method: 'POST' });
     const data = (await listed.json()) as { structuredContent: { items: Array<{ title: string }> } };
     expect(data.structuredContent.items.map((task) => task.title)).toContain('Survive a restart');
+  });
+});
+
+describe('start-up failures', () => {
+  it('stops with a message naming DATA_DIR when that folder cannot be created', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'mcp-bad-dir-'));
+    const file = join(dataDir, 'a-file');
+    writeFileSync(file, '');
+    const { code, stderr } = await exitOf(start(['--stdio'], { DATA_DIR: join(file, 'data') }));
+    expect(code).toBe(1);
+    expect(stderr).toContain('DATA_DIR=');
+    expect(stderr).toContain('Point DATA_DIR at a folder');
+  });
+
+  it('stops with the reason when the task database, opened after start-up, cannot be used', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'mcp-bad-db-'));
+    const db = new sqlite.Database(join(dataDir, 'tasks.db'));
+    db.exec('PRAGMA user_version = 99');
+    db.close();
+    // stdin stays open, so only the failed open can end the process.
+    const { code, stderr } = await exitOf(start(['--stdio'], { DATA_DIR: dataDir, LOG_LEVEL: 'warn' }));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/schema version 99.*point DATA_DIR at another directory/);
   });
 });

@@ -10,8 +10,8 @@
  */
 import fs from 'node:fs';
 import { ToolError } from '@mcp-workshop/shared';
-import sqlite from 'node-sqlite3-wasm';
 import type { Logger } from '../logger.js';
+import { loadSqlite } from './sqlite-wasm.js';
 
 /**
  * A lock older than this was left by a crashed process. Transactions here take milliseconds
@@ -95,7 +95,8 @@ export function withBusyRetry<T>(dbFile: string, logger: Logger, op: () => T): T
 
 /** SQLite's message for SQLITE_BUSY; `node-sqlite3-wasm` exposes no result codes, only messages. */
 function isBusyError(error: unknown): boolean {
-  return error instanceof sqlite.SQLite3Error && error.message.includes('database is locked');
+  // Only reached after a statement failed, so the package is loaded already.
+  return error instanceof loadSqlite().SQLite3Error && error.message.includes('database is locked');
 }
 
 function isErrnoCode(error: unknown, code: string): boolean {

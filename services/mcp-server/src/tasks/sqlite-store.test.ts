@@ -347,7 +347,7 @@ async function runChildUntilKilled(
 function transpileStoreInto(dir: string): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const resolve = createRequire(import.meta.url).resolve;
-  for (const name of ['sqlite-store.ts', 'sqlite-lock.ts']) {
+  for (const name of ['sqlite-store.ts', 'sqlite-lock.ts', 'sqlite-wasm.ts']) {
     const { outputText } = ts.transpileModule(fs.readFileSync(path.join(here, name), 'utf8'), {
       compilerOptions: {
         module: ts.ModuleKind.ESNext,
@@ -355,9 +355,15 @@ function transpileStoreInto(dir: string): string {
         verbatimModuleSyntax: true,
       },
     });
-    const js = outputText.replace(/from '([^'.][^']*)'/g, (line, specifier: string) =>
-      specifier.startsWith('node:') ? line : `from '${pathToFileURL(resolve(specifier)).href}'`,
-    );
+    const js = outputText
+      .replace(/from '([^'.][^']*)'/g, (line, specifier: string) =>
+        specifier.startsWith('node:') ? line : `from '${pathToFileURL(resolve(specifier)).href}'`,
+      )
+      // sqlite-wasm.ts loads the package with require(), which takes a path rather than a URL.
+      .replace(
+        /require\('([^'.][^']*)'\)/g,
+        (_call, specifier: string) => `require(${JSON.stringify(resolve(specifier))})`,
+      );
     fs.writeFileSync(path.join(dir, name.replace(/\.ts$/, '.js')), js);
   }
   return path.join(dir, 'sqlite-store.js');

@@ -18,9 +18,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '@mcp-workshop/shared';
-import sqlite, { type BindValues, type SQLiteValue } from 'node-sqlite3-wasm';
+import type { BindValues, Database, SQLiteValue } from 'node-sqlite3-wasm';
 import type { Logger } from '../logger.js';
 import { removeStaleLock, withBusyRetry } from './sqlite-lock.js';
+import { loadSqlite } from './sqlite-wasm.js';
 import type { Task, TaskStatusFilter, TaskStore } from './store.js';
 
 /** The database file's name inside `dataDir`. */
@@ -85,6 +86,7 @@ export function openTaskStore({ dataDir, logger, now = () => new Date() }: TaskS
   // Before the first access: a crash may have left a lock that makes every access busy. Once it is
   // gone, the first read rolls back the dead writer's journal (SQLite's own recovery; see above).
   removeStaleLock(file, logger);
+  const sqlite = loadSqlite();
   const db = new sqlite.Database(file);
   const retry = <T>(op: () => T): T => withBusyRetry(file, logger, op);
   try {
@@ -135,7 +137,7 @@ export function openTaskStore({ dataDir, logger, now = () => new Date() }: TaskS
 type Row = Record<string, SQLiteValue>;
 
 /** Brings the schema up to date in one transaction, so a crash mid-migration changes nothing. */
-function migrate(db: InstanceType<typeof sqlite.Database>): void {
+function migrate(db: Database): void {
   // IMMEDIATE takes the write lock before reading the version, so two servers cannot both migrate.
   db.exec('BEGIN IMMEDIATE');
   try {
@@ -146,9 +148,12 @@ function migrate(db: InstanceType<typeof sqlite.Database>): void {
           'Upgrade the server, or point DATA_DIR at another directory.',
       );
     }
-    for (const migration of MIGRATIONS.slice(version)) db.exec(migration);
-    // PRAGMA cannot take bound parameters; the value is a number from this file, never input.
-    db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
+    // An up-to-date file is only read: no write and no fsync on every start.
+    if (version < MIGRATIONS.length) {
+      for (const migration of MIGRATIONS.slice(version)) db.exec(migration);
+      // PRAGMA cannot take bound parameters; the value is a number from this file, never input.
+      db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
+    }
     db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
