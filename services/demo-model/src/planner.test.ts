@@ -322,6 +322,10 @@ describe('planTurn', () => {
       expect(callsOf(ask('List my open tasks', strictTools))).toEqual([
         { name: 'list_tasks', arguments: { status: 'open' } },
       ]);
+      // Still optional in practice: with no status named, null leaves it to the tool's default.
+      expect(callsOf(ask('List my tasks', strictTools))).toEqual([
+        { name: 'list_tasks', arguments: { status: null } },
+      ]);
     });
 
     it('makes one call per place when the message lists several', () => {

@@ -185,12 +185,13 @@ export function schemaProperties(schema: unknown): Record<string, Record<string,
   return out;
 }
 
+/** `anyOf: [{type: T, …}, {type: "null"}]` becomes `{type: [T, "null"], …}`: the same values, one branch to read. */
 function unwrapNullable(schema: Record<string, unknown>): Record<string, unknown> {
   const branches = Array.isArray(schema.anyOf) ? schema.anyOf.filter(isRecord) : [];
   const [branch, ...others] = branches.filter((b) => b.type !== 'null');
-  if (!branch || others.length > 0 || branches.length !== (schema.anyOf as unknown[]).length) return schema;
+  if (!branch || others.length > 0 || branches.length !== 2 || typeof branch.type !== 'string') return schema;
   const { anyOf: _anyOf, ...outer } = schema;
-  return { ...branch, ...outer };
+  return { ...branch, ...outer, type: [branch.type, 'null'] };
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
