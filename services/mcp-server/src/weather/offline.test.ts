@@ -36,6 +36,17 @@ describe('offline weather', () => {
     expect(tomorrow.forecast).toEqual(first.forecast.slice(1));
   });
 
+  it('keeps the forecast, humidity, wind and conditions for a local date, while the temperature follows the hour', async () => {
+    // What WORKSHOP.md promises is stable, and what it says is not (both in Oslo's summer, UTC+2).
+    const morning = await at('2026-07-28T06:00:00Z').getWeather('Oslo', 3);
+    const afternoon = await at('2026-07-28T13:00:00Z').getWeather('Oslo', 3);
+    expect(afternoon.forecast).toEqual(morning.forecast);
+    expect(afternoon.current.humidityPercent).toBe(morning.current.humidityPercent);
+    expect(afternoon.current.windSpeedKmh).toBe(morning.current.windSpeedKmh);
+    expect(afternoon.current.conditions).toBe(morning.current.conditions);
+    expect(afternoon.current.temperatureC).not.toBe(morning.current.temperatureC);
+  });
+
   it('gives different numbers for different cities or dates', () => {
     const oslo = CITIES[0];
     const bergen = CITIES[1];
