@@ -7,10 +7,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, stopChild } from '@mcp-workshop/launcher/processes';
 import {
   callBody,
   INITIALIZED_NOTIFICATION,
@@ -148,17 +148,6 @@ export interface RunningTarget {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 /** Spawns the server of `kind` on `port`; returns at once (see `waitReady`). */
 export function spawnServer(kind: ServerKind, port: number, env: Record<string, string> = {}) {
   const dataDir = kind === 'ours' ? mkdtempSync(join(tmpdir(), 'mcp-bench-')) : undefined;
@@ -255,11 +244,4 @@ function readHeap(child: ChildProcess): Promise<number> {
   });
 }
 
-export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-  await exited;
-  clearTimeout(timer);
-}
+export { freePort, stopChild };

@@ -5,13 +5,13 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isListening } from './probe.js';
+import { freePort } from './service-process.js';
 import { entryOf, MCP_SERVER } from './services.js';
 
 const LAUNCHER = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -22,17 +22,6 @@ const RUN_TIMEOUT_MS = 45_000;
 interface RunResult {
   stdout: string;
   stderr: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /** The launcher with only PATH and `env`: no key, no stray settings from the developer's shell. */

@@ -75,7 +75,8 @@ async function waitForHealth(url: string, child: ChildProcess, title: string): P
   throw new Error(`${title} did not answer ${url} within ${READY_TIMEOUT_MS / 1000} s.`);
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+/** SIGTERM, then SIGKILL after a grace period; resolves when the child has exited. */
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
@@ -85,7 +86,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** A port the OS says is free right now on `host`. */
-function freePort(host: string): Promise<number> {
+export function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
