@@ -14,13 +14,13 @@
  * pool (`server-pool.ts`) instead of building one per request.
  */
 import { randomUUID } from 'node:crypto';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
   classifyInboundRequest,
   createMcpHandler,
   isInitializeRequest,
   type McpRequestContext,
   type McpServer,
-  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.js';
@@ -105,19 +105,6 @@ function pooledHandler(
   return { handler, pools, serve };
 }
 
-/**
- * Serves one request of a 2025 session on its web-standard transport, through the same slim
- * adapter as the per-request side (the SDK's Node transport wraps the same class in a Hono
- * listener built anew for every request).
- */
-function serveOn(transport: WebStandardStreamableHTTPServerTransport, req: Request, res: Response) {
-  return nodeAdapter((request, { parsedBody }) => transport.handleRequest(request, { parsedBody }))(
-    req,
-    res,
-    req.body,
-  );
-}
-
 /** Single-value header, as the SDK reads it (a repeated header counts as its first value). */
 function header(req: Request, name: string): string | undefined {
   const value = req.headers[name];
@@ -185,7 +172,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         return;
       }
       res.on('close', sessions.track(session));
-      await serveOn(session.transport, req, res);
+      await session.transport.handleRequest(req, res, req.body);
       return;
     }
     if (req.method === 'POST' && isInitializeRequest(req.body)) {
@@ -200,21 +187,20 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         return;
       }
       const server = buildServer();
-      const transport: WebStandardStreamableHTTPServerTransport =
-        new WebStandardStreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          // Numbered events, the priming event of 2025-11-25, and Last-Event-ID replay after a drop.
-          eventStore: new SessionEventStore(),
-          retryInterval: SSE_RETRY_MS,
-          onsessioninitialized: (id) => {
-            sessions.add(transport, server, id);
-          },
-        });
+      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        // Numbered events, the priming event of 2025-11-25, and Last-Event-ID replay after a drop.
+        eventStore: new SessionEventStore(),
+        retryInterval: SSE_RETRY_MS,
+        onsessioninitialized: (id) => {
+          sessions.add(transport, server, id);
+        },
+      });
       transport.onclose = () => {
         if (transport.sessionId) sessions.remove(transport.sessionId);
       };
       await server.connect(transport);
-      await serveOn(transport, req, res);
+      await transport.handleRequest(req, res, req.body);
       return;
     }
     sendJsonRpcError(res, 400, -32000, 'Bad Request: missing Mcp-Session-Id header. Send initialize first.');

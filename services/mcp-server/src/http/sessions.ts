@@ -4,12 +4,13 @@
  * registry does: a session with no request in flight and no request for `ttlMs` is closed, and
  * the number of live sessions is capped so a client that never says goodbye cannot exhaust memory.
  */
-import type { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
 
 export interface Session {
   readonly id: string;
-  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: McpServer;
   lastSeen: number;
   /** Requests (including open GET streams) currently being served; a busy session is never idle. */
@@ -49,7 +50,7 @@ export class SessionRegistry {
     return this.#sessions.size < this.#options.maxSessions;
   }
 
-  add(transport: WebStandardStreamableHTTPServerTransport, server: McpServer, id: string): Session {
+  add(transport: NodeStreamableHTTPServerTransport, server: McpServer, id: string): Session {
     const session: Session = { id, transport, server, lastSeen: this.#options.now(), inFlight: 0 };
     this.#sessions.set(id, session);
     this.#options.logger.debug({ sessionId: id, live: this.#sessions.size }, 'session opened');
