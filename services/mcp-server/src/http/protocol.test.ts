@@ -12,6 +12,7 @@ import {
   type TestServer,
 } from '../test-support/http.js';
 import { tools as workshopTools } from '../tools/index.js';
+import { MAX_JSON_DEPTH } from './json-depth.js';
 
 describe('POST /mcp (2025 handshake)', () => {
   let srv: TestServer;
@@ -187,6 +188,16 @@ describe('POST /mcp, malformed and hostile input', () => {
     const response = await fetch(srv.mcpUrl, { method: 'POST', headers: MCP_HEADERS, body: deep });
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);
+    await stillAnswers();
+  });
+
+  it('refuses a body one level deeper than MAX_JSON_DEPTH with 400 and says why, before parsing it', async () => {
+    const deep = `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`;
+    const response = await fetch(srv.mcpUrl, { method: 'POST', headers: MCP_HEADERS, body: deep });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: { code: -32600, message: `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels.` },
+    });
     await stillAnswers();
   });
 
