@@ -35,7 +35,34 @@ const EnvSchema = z.object({
   OPEN_METEO_FORECAST_URL: z.url().default(DEFAULT_FORECAST_URL),
   WEATHER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MCP_AUTH_ISSUER: z
+    .url()
+    .optional()
+    .describe('OAuth issuer; setting it turns sign-in on for /mcp and /tools.'),
+  MCP_RESOURCE_URL: z
+    .url()
+    .refine((url) => !url.includes('#'), 'A resource URL has no #fragment (RFC 8707).')
+    .optional()
+    .describe("This server's canonical URL: the resource tokens must be issued for."),
 });
+
+/** Sign-in needs both variables: an issuer to trust and the resource its tokens must name. */
+const checkAuthPair = (env: z.output<typeof EnvSchema>, ctx: z.RefinementCtx) => {
+  if (env.MCP_AUTH_ISSUER && !env.MCP_RESOURCE_URL) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['MCP_RESOURCE_URL'],
+      message: "required when MCP_AUTH_ISSUER is set: this server's own URL, e.g. http://127.0.0.1:3000/mcp",
+    });
+  }
+  if (env.MCP_RESOURCE_URL && !env.MCP_AUTH_ISSUER) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['MCP_AUTH_ISSUER'],
+      message: 'required when MCP_RESOURCE_URL is set: the URL of the OAuth authorization server to trust',
+    });
+  }
+};
 
 export type ServerEnv = z.infer<typeof EnvSchema>;
 
@@ -44,7 +71,7 @@ export const SERVER_ENV_KEYS = Object.keys(EnvSchema.shape) as ReadonlyArray<key
 
 /** Parses an environment (default: `process.env`); throws an `EnvError` naming every bad variable. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): ServerEnv {
-  return parseEnv(EnvSchema, source);
+  return parseEnv(EnvSchema.superRefine(checkAuthPair), source);
 }
 
 export { EnvError } from '@mcp-workshop/shared';

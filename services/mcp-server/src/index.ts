@@ -9,8 +9,8 @@
  */
 import { parseArgs } from 'node:util';
 import { createDeps, type ServerDeps } from './deps.js';
-import { EnvError, loadEnv } from './env.js';
-import { createLogger } from './logger.js';
+import { EnvError, loadEnv, type ServerEnv } from './env.js';
+import { createLogger, type Logger } from './logger.js';
 import { createMcpServer } from './server.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
@@ -70,6 +70,7 @@ async function main(): Promise<void> {
   }
 
   const { createApp } = await import('./http/app.js');
+  const auth = await discoverAuth(env, logger);
   const workshop = createApp({
     buildServer,
     logger,
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
     allowedHosts: env.MCP_ALLOWED_HOSTS,
     allowedOrigins: env.MCP_ALLOWED_ORIGINS,
     taskEvents: deps.taskEvents,
+    auth,
   });
   const httpServer = workshop.app.listen(env.PORT, env.HOST);
   httpServer.once('listening', () => {
@@ -117,6 +119,15 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
+/** With MCP_AUTH_ISSUER set, finds the issuer's metadata before serving; an issuer that can't be found stops start-up. */
+async function discoverAuth(env: ServerEnv, logger: Logger) {
+  if (!env.MCP_AUTH_ISSUER || !env.MCP_RESOURCE_URL) return undefined;
+  const { discoverIssuer } = await import('./auth/issuer.js');
+  const issuer = await discoverIssuer(env.MCP_AUTH_ISSUER);
+  logger.info({ issuer: issuer.issuer, resource: env.MCP_RESOURCE_URL }, 'OAuth sign-in is on');
+  return { issuer, resource: env.MCP_RESOURCE_URL };
+}
+
 /** Opens the task database in the background; one that cannot be opened still stops the server. */
 function openTasksSoon(deps: ServerDeps): void {
   const timer = setTimeout(() => {
@@ -131,7 +142,9 @@ function openTasksSoon(deps: ServerDeps): void {
 }
 
 function exitWithError(error: unknown): never {
-  console.error(error instanceof EnvError ? error.message : error);
+  const known =
+    error instanceof EnvError || (error instanceof Error && error.name === 'IssuerDiscoveryError');
+  console.error(known && error instanceof Error ? error.message : error);
   process.exit(1);
 }
 

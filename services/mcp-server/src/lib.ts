@@ -3,10 +3,14 @@
  * What other packages (the agent, exercises, tests) may import from the server: the factories,
  * never the entry file.
  */
+export type { IssuerMetadata } from './auth/issuer.js';
+export { discoverIssuer } from './auth/issuer.js';
+export type { ScopePolicy } from './auth/scopes.js';
+export { SCOPES_SUPPORTED, scopePolicy, TASKS_READ, TASKS_WRITE } from './auth/scopes.js';
 export { createDeps } from './deps.js';
 export type { ServerEnv } from './env.js';
 export { DEFAULT_DATA_DIR, loadEnv } from './env.js';
-export type { AppOptions, WorkshopApp } from './http/app.js';
+export type { AppAuthOptions, AppOptions, WorkshopApp } from './http/app.js';
 export { createApp, MAX_BODY_BYTES } from './http/app.js';
 export type { InProcessConnection } from './in-process.js';
 export { connectInProcess } from './in-process.js';

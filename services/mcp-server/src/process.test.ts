@@ -5,7 +5,6 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,6 +13,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import sqlite from 'node-sqlite3-wasm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './test-support/free-port.js';
 
 const ENTRY = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 /** Upper bound on waiting for a child process to start or stop. */
@@ -39,18 +39,6 @@ function start(args: string[], env: Record<string, string>): ChildProcessWithout
   });
   children.push(child);
   return child;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves with the exit code and everything the child wrote to stderr. */

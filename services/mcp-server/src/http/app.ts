@@ -11,6 +11,9 @@ import {
   type McpServer,
 } from '@modelcontextprotocol/server';
 import express, { type Express } from 'express';
+import type { IssuerMetadata } from '../auth/issuer.js';
+import { createResourceServer } from '../auth/resource-server.js';
+import type { ScopePolicy } from '../auth/scopes.js';
 import type { Logger } from '../logger.js';
 import type { TaskEvents } from '../tasks/events.js';
 import { SERVER_NAME, SERVER_VERSION } from '../version.js';
@@ -36,6 +39,19 @@ export interface AppOptions {
   allowedOrigins?: string[];
   /** Task writes, turned into resource notifications for 2026-07-28 `subscriptions/listen` streams. */
   taskEvents?: TaskEvents;
+  /** OAuth 2.1 sign-in (`MCP_AUTH_ISSUER`): off when absent, and then nothing below changes. */
+  auth?: AppAuthOptions;
+}
+
+export interface AppAuthOptions {
+  /** The discovered issuer (`discoverIssuer` in auth/issuer.ts). */
+  issuer: IssuerMetadata;
+  /** `MCP_RESOURCE_URL`. */
+  resource: string;
+  /** Which tool and prompt needs which scope; defaults to this server's own tools and prompts. */
+  policy?: ScopePolicy;
+  /** For tests: the clock tokens are checked against. */
+  now?: () => Date;
 }
 
 export interface WorkshopApp {
@@ -74,7 +90,15 @@ export function createApp(options: AppOptions): WorkshopApp {
   app.disable('x-powered-by');
   // DNS-rebinding and cross-site protection: a foreign Host or Origin gets 403 before anything else runs.
   app.use(hostHeaderValidation([...localhostAllowedHostnames(), ...(options.allowedHosts ?? [])]));
+  const resourceServer = options.auth && createResourceServer({ ...options.auth, logger });
+  // Public on purpose, and before the Origin check: any client, browser-based ones included, reads
+  // the metadata to learn how to get a token. /health stays open too.
+  if (resourceServer) app.use(resourceServer.metadata);
   app.use(originValidation([...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])]));
+  if (resourceServer) {
+    // Before the body is parsed: a request without a valid token costs no more than a header check.
+    app.use(['/mcp', '/tools'], resourceServer.authenticate);
+  }
   // Parse every POST body as JSON, whatever its Content-Type says, so the 1 MB limit covers all of them;
   // the MCP transport still answers a wrong Content-Type with 415. `strict: false` lets `"Oslo"` or `42`
   // through as the valid JSON they are, so the route can say what is wrong instead of "parse error".
@@ -92,6 +116,10 @@ export function createApp(options: AppOptions): WorkshopApp {
     });
   });
 
+  if (resourceServer) {
+    app.use('/mcp', resourceServer.mcpScopes);
+    app.post('/tools/:name', resourceServer.toolScopes);
+  }
   app.all('/mcp', endpoint.handle);
   app.use(createToolRoutes(buildServer, logger));
 

@@ -23,6 +23,7 @@ import {
   type McpServer,
 } from '@modelcontextprotocol/server';
 import type { Request, RequestHandler, Response } from 'express';
+import { subjectOf } from '../auth/guard.js';
 import type { Logger } from '../logger.js';
 import { publishTaskChanges } from '../resources/publish.js';
 import type { TaskEvents } from '../tasks/events.js';
@@ -171,6 +172,16 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         );
         return;
       }
+      if (session.subject !== subjectOf(req.auth)) {
+        // 403, not 404: the id is real, and it is the token that is wrong for it. Whose it is stays unsaid.
+        sendJsonRpcError(
+          res,
+          403,
+          -32001,
+          'This session belongs to another user: open your own with initialize.',
+        );
+        return;
+      }
       res.on('close', sessions.track(session));
       await session.transport.handleRequest(req, res, req.body);
       return;
@@ -193,7 +204,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         eventStore: new SessionEventStore(),
         retryInterval: SSE_RETRY_MS,
         onsessioninitialized: (id) => {
-          sessions.add(transport, server, id);
+          sessions.add(transport, server, id, subjectOf(req.auth));
         },
       });
       transport.onclose = () => {

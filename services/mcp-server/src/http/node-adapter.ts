@@ -7,8 +7,12 @@
  * `onFinish` tells the caller whether the exchange ended normally, so a pooled server can return.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 
-export type FetchHandler = (request: Request, options: { parsedBody: unknown }) => Promise<Response>;
+export type FetchHandler = (
+  request: Request,
+  options: { parsedBody: unknown; authInfo?: AuthInfo },
+) => Promise<Response>;
 
 export interface AdapterOptions {
   /** Called once per exchange with the `Request` the handler saw; `completed` is false when the client left first. */
@@ -44,7 +48,9 @@ export function nodeAdapter(handler: FetchHandler, options: AdapterOptions = {})
       signal: abort.signal,
     });
     try {
-      const response = await handler(request, { parsedBody });
+      // The verified token (when sign-in is on), for tools that read `ctx.http.authInfo`.
+      const { auth } = req as IncomingMessage & { auth?: AuthInfo };
+      const response = await handler(request, { parsedBody, authInfo: auth });
       const headers: Record<string, string> = {};
       for (const [name, value] of response.headers) headers[name] = value;
       if (response.body === null || !isEventStream(response)) {

@@ -15,6 +15,11 @@ export interface Session {
   lastSeen: number;
   /** Requests (including open GET streams) currently being served; a busy session is never idle. */
   inFlight: number;
+  /**
+   * The OAuth subject (`sub`) whose token opened the session, when sign-in is on. A session id is
+   * not a credential: requests on it must come with a token for the same subject.
+   */
+  readonly subject: string | undefined;
 }
 
 export interface SessionRegistryOptions {
@@ -50,8 +55,13 @@ export class SessionRegistry {
     return this.#sessions.size < this.#options.maxSessions;
   }
 
-  add(transport: NodeStreamableHTTPServerTransport, server: McpServer, id: string): Session {
-    const session: Session = { id, transport, server, lastSeen: this.#options.now(), inFlight: 0 };
+  add(
+    transport: NodeStreamableHTTPServerTransport,
+    server: McpServer,
+    id: string,
+    subject?: string,
+  ): Session {
+    const session: Session = { id, transport, server, lastSeen: this.#options.now(), inFlight: 0, subject };
     this.#sessions.set(id, session);
     this.#options.logger.debug({ sessionId: id, live: this.#sessions.size }, 'session opened');
     return session;

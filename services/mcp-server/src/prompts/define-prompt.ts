@@ -17,6 +17,8 @@ import type { ToolDeps } from '../tools/deps.js';
 /** A prompt ready to be added to a server; `index.ts` keeps the one list of them. */
 export interface WorkshopPrompt {
   readonly name: string;
+  /** OAuth scopes `prompts/get` (and completing its arguments) needs when sign-in is on; empty for none. */
+  readonly scopes: readonly string[];
   register(server: McpServer, deps: ToolDeps): void;
 }
 

@@ -3,8 +3,10 @@
  * `explain_task`: embeds one task as a `tasks://<id>` resource and asks the model to break it
  * into steps. The id argument completes from the ids in the store. Test: `explain-task.test.ts`.
  */
+
 import { completable, type GetPromptResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { TASKS_READ } from '../auth/scopes.js';
 import type { Task } from '../tasks/store.js';
 import { cacheJsonSchema } from '../tools/cached-schema.js';
 import type { ToolDeps } from '../tools/deps.js';
@@ -55,6 +57,7 @@ function argsSchema(deps: ToolDeps): ReturnType<typeof buildArgsSchema> {
 
 export const explainTask: WorkshopPrompt = {
   name: NAME,
+  scopes: [TASKS_READ],
   register(server, deps) {
     server.registerPrompt(
       NAME,

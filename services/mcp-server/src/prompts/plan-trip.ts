@@ -71,6 +71,7 @@ const argsSchema = cacheJsonSchema(
 
 export const planTrip: WorkshopPrompt = {
   name: NAME,
+  scopes: [],
   register(server, deps) {
     server.registerPrompt(
       NAME,

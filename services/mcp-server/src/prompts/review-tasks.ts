@@ -3,8 +3,10 @@
  * `review_tasks`: embeds the current task list as JSON and asks the model to review it, say
  * what to do next and which tasks to close with complete_task. Test: `review-tasks.test.ts`.
  */
+
 import { completable, type GetPromptResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { TASKS_READ } from '../auth/scopes.js';
 import type { Task, TaskStatusFilter } from '../tasks/store.js';
 import { cacheJsonSchema } from '../tools/cached-schema.js';
 import type { ToolDeps } from '../tools/deps.js';
@@ -35,6 +37,7 @@ const argsSchema = cacheJsonSchema(
 
 export const reviewTasks: WorkshopPrompt = {
   name: NAME,
+  scopes: [TASKS_READ],
   register(server, deps) {
     server.registerPrompt(
       NAME,

@@ -4,6 +4,7 @@
  */
 import { fail, ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
+import { TASKS_WRITE } from '../auth/scopes.js';
 import { MAX_TITLE_LENGTH } from '../tasks/sqlite-store.js';
 import { defineTool } from './define-tool.js';
 import { taskSchema } from './task-schema.js';
@@ -36,6 +37,7 @@ export const addTask = defineTool({
     'Call it once per task; calling it twice adds the task twice.',
   input,
   output,
+  scopes: [TASKS_WRITE],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run({ title }, { deps, log }) {
     const clean = normalizeTitle(title);

@@ -5,6 +5,7 @@
  */
 import { fail, ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
+import { TASKS_WRITE } from '../auth/scopes.js';
 import { defineTool } from './define-tool.js';
 import { noSuchTask, taskIdField, taskSchema } from './task-schema.js';
 
@@ -22,6 +23,7 @@ export const completeTask = defineTool({
     'Completing a task that is already done is harmless and keeps its original completion time.',
   input,
   output,
+  scopes: [TASKS_WRITE],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ id }, { deps, log }) {
     const task = deps.tasks.complete(id);

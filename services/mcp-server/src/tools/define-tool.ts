@@ -20,6 +20,7 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { REQUIRED_SCOPES_META_KEY } from '../auth/scopes.js';
 import { cacheJsonSchema, lazyJsonSchema } from './cached-schema.js';
 import type { ToolDeps } from './deps.js';
 import { portableJsonSchema } from './portable-schema.js';
@@ -63,6 +64,12 @@ export interface ToolSpec<Input extends z.ZodObject, Output extends z.ZodObject>
   output: Output;
   annotations: ToolAnnotations;
   /**
+   * OAuth scopes a caller's token must carry when the server requires sign-in (`MCP_AUTH_ISSUER`),
+   * e.g. `[TASKS_WRITE]` from `auth/scopes.ts`. Omit it for a tool any signed-in client may call.
+   * `tools/list` shows it under `_meta["mcp-workshop/requiredScopes"]`.
+   */
+  scopes?: readonly string[];
+  /**
    * An `InputRequiredResult` (from the SDK's `inputRequired()`) asks a 2026-07-28 client for input
    * and is passed to the SDK untouched; the client retries the call with the answers.
    */
@@ -75,6 +82,8 @@ export interface ToolSpec<Input extends z.ZodObject, Output extends z.ZodObject>
 /** A tool ready to be added to a server. Generic types are erased so tools can live in one list. */
 export interface WorkshopTool {
   readonly name: string;
+  /** OAuth scopes a call needs when sign-in is on; empty for none. */
+  readonly scopes: readonly string[];
   register(server: McpServer, deps: ToolDeps): void;
 }
 
@@ -93,12 +102,16 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
     () => portableJsonSchema(z.toJSONSchema(spec.output, { io: 'output' })) as JsonSchemaType,
   );
   const annotations: ToolAnnotations = Object.freeze({ title: spec.title, ...spec.annotations });
+  const scopes = Object.freeze([...(spec.scopes ?? [])]);
+  // Shown in tools/list so a client knows which scope to ask for before a call is refused.
+  const _meta = Object.freeze({ [REQUIRED_SCOPES_META_KEY]: scopes });
   return {
     name: spec.name,
+    scopes,
     register(server, deps) {
       server.registerTool(
         spec.name,
-        { title: spec.title, description: spec.description, inputSchema, outputSchema, annotations },
+        { title: spec.title, description: spec.description, inputSchema, outputSchema, annotations, _meta },
         async (args: unknown, mcp: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
           const context = createToolContext(spec.name, server, deps, mcp);
           try {

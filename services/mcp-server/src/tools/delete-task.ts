@@ -13,6 +13,7 @@ import {
   inputResponse,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { TASKS_WRITE } from '../auth/scopes.js';
 import type { Task } from '../tasks/store.js';
 import { defineTool, type ToolContext } from './define-tool.js';
 import { noSuchTask, taskIdField, taskSchema } from './task-schema.js';
@@ -47,6 +48,7 @@ export const deleteTask = defineTool({
     'is asked to confirm first; if they decline, nothing is deleted and you should not retry unless they ask again.',
   input,
   output,
+  scopes: [TASKS_WRITE],
   annotations: {
     readOnlyHint: false,
     destructiveHint: true,

@@ -5,6 +5,7 @@
  */
 import { okList } from '@mcp-workshop/shared';
 import { z } from 'zod';
+import { TASKS_READ } from '../auth/scopes.js';
 import { defineTool } from './define-tool.js';
 import { taskSchema } from './task-schema.js';
 
@@ -31,6 +32,7 @@ export const listTasks = defineTool({
     'and to find the id that complete_task and delete_task need.',
   input,
   output,
+  scopes: [TASKS_READ],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ status }, { deps, log }) {
     const tasks = deps.tasks.list(status);

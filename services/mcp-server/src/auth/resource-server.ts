@@ -1,0 +1,95 @@
+/**
+ * @module auth/resource-server
+ * Everything that makes this server an OAuth 2.1 resource server, in one factory that `createApp`
+ * mounts when `MCP_AUTH_ISSUER` is set: the metadata documents, the token check, and the scope
+ * checks for `/mcp` (from the JSON-RPC body) and for the curl path (from the tool's name).
+ */
+import type { RequestHandler, Router } from 'express';
+import type { Logger } from '../logger.js';
+import { prompts } from '../prompts/index.js';
+import { tools } from '../tools/index.js';
+import { SERVER_NAME } from '../version.js';
+import { authenticate, requireScopes } from './guard.js';
+import type { IssuerMetadata } from './issuer.js';
+import { protectedResourceMetadataUrl, protectedResourceRouter } from './protected-resource.js';
+import { SCOPES_SUPPORTED, type ScopePolicy, scopePolicy, scopesForBody } from './scopes.js';
+import { createTokenVerifier } from './token-verifier.js';
+
+export interface ResourceServerOptions {
+  issuer: IssuerMetadata;
+  /** `MCP_RESOURCE_URL`, e.g. http://127.0.0.1:3000/mcp: the `resource` and the audience tokens must carry. */
+  resource: string;
+  logger: Logger;
+  /** Which tool and prompt needs which scope; defaults to this server's own tools and prompts. */
+  policy?: ScopePolicy;
+  /** Where the metadata sends people to read how to sign in; defaults to this server's `/docs/auth`. */
+  documentationUrl?: string;
+  /** For tests: the clock tokens are checked against. */
+  now?: () => Date;
+}
+
+export interface ResourceServer {
+  /** Public: protected-resource metadata (CORS open) and the sign-in page. Mount before `authenticate`. */
+  metadata: Router;
+  authenticate: RequestHandler;
+  /** After the JSON body parser, on `/mcp`: the scopes the JSON-RPC message (or batch) needs. */
+  mcpScopes: RequestHandler;
+  /** On `POST /tools/:name`: the tool's scopes, as on `/mcp`. */
+  toolScopes: RequestHandler;
+  resourceMetadataUrl: string;
+}
+
+export function createResourceServer(options: ResourceServerOptions): ResourceServer {
+  const { issuer, resource, logger } = options;
+  const policy = options.policy ?? scopePolicy(tools, prompts);
+  const resourceMetadataUrl = protectedResourceMetadataUrl(resource);
+  const documentationUrl = options.documentationUrl ?? new URL('/docs/auth', resource).href;
+  const verify = createTokenVerifier({
+    issuer: issuer.issuer,
+    jwksUri: issuer.jwksUri,
+    resource,
+    now: options.now,
+  });
+  const metadata = protectedResourceRouter({
+    resource,
+    issuer: issuer.issuer,
+    scopesSupported: SCOPES_SUPPORTED,
+    resourceName: SERVER_NAME,
+    documentationUrl,
+  });
+  metadata.get('/docs/auth', (_req, res) => {
+    res.type('text/plain').send(signInGuide(issuer.issuer, resource, policy));
+  });
+  const settings = { verify, resourceMetadataUrl, scopesSupported: SCOPES_SUPPORTED, logger };
+  return {
+    metadata,
+    authenticate: authenticate(settings),
+    mcpScopes: requireScopes(settings, (req) =>
+      req.method === 'POST' ? scopesForBody(req.body, policy) : [],
+    ),
+    toolScopes: requireScopes(settings, (req) => policy.tools.get(String(req.params.name)) ?? []),
+    resourceMetadataUrl,
+  };
+}
+
+/** A plain-text page for people: who issues tokens, and which scope each tool and prompt needs. */
+function signInGuide(issuer: string, resource: string, policy: ScopePolicy): string {
+  const rows = (kind: string, entries: ReadonlyMap<string, readonly string[]>) =>
+    [...entries].map(
+      ([name, scopes]) => `  ${kind} ${name}: ${scopes.length ? scopes.join(' ') : 'any valid token'}`,
+    );
+  return [
+    `${SERVER_NAME} is an OAuth 2.1 protected resource.`,
+    '',
+    `Resource (the audience your token must carry): ${resource}`,
+    `Authorization server: ${issuer}`,
+    `Send: Authorization: Bearer <access token>, on every request to ${resource}`,
+    '',
+    'Scopes needed:',
+    ...rows('tool', policy.tools),
+    ...rows('prompt', policy.prompts),
+    '  resources tasks://…: tasks:read',
+    '  everything else (initialize, lists, other resources): any valid token',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,142 @@
+/**
+ * @module auth/token-verifier
+ * Verifies RFC 9068 JWT access tokens with `jose`: the signature against the issuer's JWKS
+ * (cached; fetched again when a token names an unknown `kid`, at most once per cooldown), then
+ * `typ`, `iss`, `aud` (must contain this server's URL, RFC 8707), `exp`, `nbf` and `iat` with a
+ * small clock tolerance. Only asymmetric algorithms are accepted, so `alg: none` and an HS256
+ * token "signed" with the public key are refused. Errors never quote the token.
+ */
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+
+/** Asymmetric JWS algorithms only (RFC 8725 §3.1): never `none`, never an HMAC. */
+const ACCEPTED_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+];
+/** Clocks drift; a minute either side is the usual allowance and still keeps tokens short-lived. */
+export const CLOCK_TOLERANCE_SECONDS = 60;
+/** The least time between two JWKS fetches caused by unknown `kid`s: a flood of forged kids can't hammer the issuer. */
+const JWKS_COOLDOWN_MS = 30_000;
+const JWKS_TIMEOUT_MS = 5_000;
+
+/** The token was refused: the client should get a new one (HTTP 401). */
+export class InvalidTokenError extends Error {
+  override name = 'InvalidTokenError';
+}
+
+/** The issuer's keys could not be fetched: nobody can be verified right now (HTTP 503). */
+export class KeysUnavailableError extends Error {
+  override name = 'KeysUnavailableError';
+}
+
+export interface TokenVerifierOptions {
+  issuer: string;
+  jwksUri: URL;
+  /** This server's canonical URL (`MCP_RESOURCE_URL`): tokens must name it in `aud`. */
+  resource: string;
+  /** For tests: the time tokens are checked against. */
+  now?: () => Date;
+}
+
+export type VerifyToken = (token: string) => Promise<AuthInfo>;
+
+export function createTokenVerifier(options: TokenVerifierOptions): VerifyToken {
+  const keys = createRemoteJWKSet(options.jwksUri, {
+    cooldownDuration: JWKS_COOLDOWN_MS,
+    timeoutDuration: JWKS_TIMEOUT_MS,
+  });
+  const now = options.now ?? (() => new Date());
+  return async (token) => {
+    const currentDate = now();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, keys, {
+        algorithms: ACCEPTED_ALGORITHMS,
+        issuer: options.issuer,
+        audience: options.resource,
+        typ: 'at+jwt',
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        requiredClaims: ['exp', 'iat', 'sub'],
+        currentDate,
+      }));
+    } catch (error) {
+      throw translate(error);
+    }
+    // jose checks `iat` only for its type; a token from the future means a broken or forged issuer clock.
+    if (
+      typeof payload.iat === 'number' &&
+      payload.iat > currentDate.getTime() / 1000 + CLOCK_TOLERANCE_SECONDS
+    ) {
+      throw new InvalidTokenError('The token was issued in the future (iat).');
+    }
+    return {
+      token,
+      clientId: stringClaim(payload, 'client_id') ?? stringClaim(payload, 'azp') ?? '',
+      scopes: scopesOf(payload),
+      expiresAt: payload.exp,
+      resource: new URL(options.resource),
+      extra: { sub: payload.sub, iss: payload.iss },
+    };
+  };
+}
+
+function stringClaim(payload: JWTPayload, name: string): string | undefined {
+  const value = payload[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** RFC 9068 `scope` (space-separated); some issuers send `scp` as a list instead. */
+function scopesOf(payload: JWTPayload): string[] {
+  const { scope, scp } = payload;
+  if (typeof scope === 'string') return scope.split(' ').filter(Boolean);
+  if (Array.isArray(scp)) return scp.filter((item): item is string => typeof item === 'string');
+  return [];
+}
+
+/** jose's errors, in words a client can act on and that never contain the token. */
+function translate(error: unknown): Error {
+  if (error instanceof errors.JWKSTimeout)
+    return new KeysUnavailableError("The issuer's keys (JWKS) did not answer in time.");
+  if (error instanceof errors.JWTExpired) return new InvalidTokenError('The token has expired.');
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    const claim = error.claim;
+    if (claim === 'nbf') return new InvalidTokenError('The token is not valid yet (nbf).');
+    if (claim === 'aud') return new InvalidTokenError('The token was not issued for this server (aud).');
+    if (claim === 'iss') return new InvalidTokenError('The token comes from another issuer (iss).');
+    if (claim === 'typ')
+      return new InvalidTokenError('The token is not a JWT access token (typ must be at+jwt).');
+    return new InvalidTokenError(`The token's ${claim} claim is missing or invalid.`);
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return new InvalidTokenError('The token is signed with an algorithm this server refuses.');
+  if (error instanceof errors.JWKSNoMatchingKey)
+    return new InvalidTokenError("The token's signing key is not one of the issuer's.");
+  if (error instanceof errors.JWSSignatureVerificationFailed)
+    return new InvalidTokenError("The token's signature is invalid.");
+  if (
+    error instanceof errors.JWSInvalid ||
+    error instanceof errors.JWTInvalid ||
+    error instanceof errors.JOSENotSupported
+  ) {
+    return new InvalidTokenError('The token is not a well-formed signed JWT.');
+  }
+  // jose's plain JOSEError (ERR_JOSE_GENERIC) and JWKSInvalid mean the JWKS response itself was bad.
+  if (
+    error instanceof errors.JWKSInvalid ||
+    (error instanceof errors.JOSEError && error.code === 'ERR_JOSE_GENERIC')
+  ) {
+    return new KeysUnavailableError("The issuer's keys (JWKS) could not be read.");
+  }
+  if (error instanceof errors.JOSEError) return new InvalidTokenError('The token could not be verified.');
+  // Anything else is the JWKS fetch itself failing (refused connection, bad JSON, HTTP error).
+  return new KeysUnavailableError("The issuer's keys (JWKS) could not be fetched.");
+}

@@ -1,0 +1,125 @@
+/**
+ * @module test-support/auth-server
+ * The workshop's development authorization server (services/auth-server), run as the process it
+ * is in production: its built `dist/index.js` on a free loopback port. Auth tests get real tokens
+ * from it over HTTP, as any client would; this package imports none of its code. `turbo.json`
+ * builds it before these tests run.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.js';
+
+export const AUTH_SERVER_ENTRY = fileURLToPath(
+  new URL('../../../auth-server/dist/index.js', import.meta.url),
+);
+/** Its pre-registered confidential clients (development secrets, documented in its README). */
+export const AGENT_CLIENT = { id: 'workshop-agent', secret: 'workshop-agent-secret' } as const;
+export const READER_CLIENT = { id: 'workshop-reader', secret: 'workshop-reader-secret' } as const;
+
+const READY_TIMEOUT_MS = 15_000;
+
+export interface AuthServerProcess {
+  issuer: string;
+  tokenEndpoint: string;
+  jwksUri: string;
+  /** A client-credentials access token for `resource`, with `scope` when given. */
+  token(client: { id: string; secret: string }, resource: string, scope?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts the auth server, accepting tokens for every URL in `resources`. */
+export async function startAuthServer(resources: readonly string[]): Promise<AuthServerProcess> {
+  if (!existsSync(AUTH_SERVER_ENTRY)) {
+    throw new Error(
+      `${AUTH_SERVER_ENTRY} is missing. Build it: pnpm --filter @mcp-workshop/auth-server build`,
+    );
+  }
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [AUTH_SERVER_ENTRY], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      AUTH_HOST: '127.0.0.1',
+      AUTH_PORT: String(port),
+      AUTH_ISSUER: issuer,
+      MCP_RESOURCE_URL: resources.join(','),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4_000);
+  });
+  try {
+    await waitForHealth(issuer, child, () => stderr);
+    const metadata = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as {
+      token_endpoint: string;
+      jwks_uri: string;
+    };
+    return {
+      issuer,
+      tokenEndpoint: metadata.token_endpoint,
+      jwksUri: metadata.jwks_uri,
+      token: (client, resource, scope) => clientCredentials(metadata.token_endpoint, client, resource, scope),
+      close: () => stop(child),
+    };
+  } catch (error) {
+    await stop(child);
+    throw error;
+  }
+}
+
+async function clientCredentials(
+  tokenEndpoint: string,
+  client: { id: string; secret: string },
+  resource: string,
+  scope?: string,
+): Promise<string> {
+  const body = new URLSearchParams({ grant_type: 'client_credentials', resource });
+  if (scope !== undefined) body.set('scope', scope);
+  const response = await fetch(tokenEndpoint, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body,
+  });
+  const answer = (await response.json()) as {
+    access_token?: string;
+    error?: string;
+    error_description?: string;
+  };
+  if (!response.ok || !answer.access_token) {
+    throw new Error(`token request failed: ${response.status} ${answer.error} ${answer.error_description}`);
+  }
+  return answer.access_token;
+}
+
+async function waitForHealth(issuer: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`auth server exited with ${child.exitCode}: ${stderr()}`);
+    const ok = await fetch(`${issuer}/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`auth server did not answer /health within ${READY_TIMEOUT_MS} ms: ${stderr()}`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
