@@ -4,14 +4,14 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { base64url, generateKeyPair, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   AGENT_CLIENT,
   type AuthServerProcess,
   READER_CLIENT,
-  startAuthServer,
-} from '../test-support/auth-server.js';
+  startAuthServerProcess,
+} from '@mcp-workshop/auth-server/process';
+import { base64url, generateKeyPair, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MCP_HEADERS, readMessages, startTestServer, type TestServer } from '../test-support/http.js';
 import { discoverIssuer, type IssuerMetadata } from './issuer.js';
 import { REQUIRED_SCOPES_META_KEY } from './scopes.js';
@@ -42,8 +42,8 @@ const tokens: Record<'agent' | 'reader' | 'writeOnly' | 'otherAudience' | 'other
 
 beforeAll(async () => {
   [auth, otherIssuer] = await Promise.all([
-    startAuthServer([RESOURCE, OTHER_RESOURCE]),
-    startAuthServer([RESOURCE]),
+    startAuthServerProcess({ resources: [RESOURCE, OTHER_RESOURCE] }),
+    startAuthServerProcess({ resources: [RESOURCE] }),
   ]);
   issuer = await discoverIssuer(auth.issuer);
   server = await startTestServer({ auth: { issuer, resource: RESOURCE } });

@@ -6,6 +6,7 @@ import { ok } from '@mcp-workshop/shared';
 import { fromJsonSchema, type JsonSchemaType, McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { REQUIRED_SCOPES_META_KEY } from '../auth/scopes.js';
 import { connectInProcess } from '../in-process.js';
 import { createMcpServer } from '../server.js';
 import { testDeps } from '../test-support/in-memory.js';
@@ -73,6 +74,8 @@ describe('defineTool', () => {
           portableJsonSchema(z.toJSONSchema(output, { io: 'output' })) as JsonSchemaType,
         ),
         annotations: { title: spec.title, ...spec.annotations },
+        // The scopes a call needs when sign-in is on (none here), as defineTool publishes them.
+        _meta: { [REQUIRED_SCOPES_META_KEY]: [] },
       },
       () => ok({ echoed: '', length: 0, note: null }),
     );

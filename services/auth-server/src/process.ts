@@ -1,19 +1,17 @@
 /**
- * @module test-support/auth-server
- * The workshop's development authorization server (services/auth-server), run as the process it
- * is in production: its built `dist/index.js` on a free loopback port. Auth tests get real tokens
- * from it over HTTP, as any client would; this package imports none of its code. `turbo.json`
- * builds it before these tests run.
+ * @module process
+ * Runs this authorization server as a child process, the way other packages' tests and scripts
+ * use it: they talk to it over HTTP only and import nothing else of it. Exported as
+ * `@mcp-workshop/auth-server/process`; the package must be built first (`dist/index.js`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './free-port.js';
 
-export const AUTH_SERVER_ENTRY = fileURLToPath(
-  new URL('../../../auth-server/dist/index.js', import.meta.url),
-);
-/** Its pre-registered confidential clients (development secrets, documented in its README). */
+/** The built entry, next to this file in `dist/`. */
+export const AUTH_SERVER_ENTRY = fileURLToPath(new URL('./index.js', import.meta.url));
+/** Its pre-registered confidential clients, with their development secrets (see the README). */
 export const AGENT_CLIENT = { id: 'workshop-agent', secret: 'workshop-agent-secret' } as const;
 export const READER_CLIENT = { id: 'workshop-reader', secret: 'workshop-reader-secret' } as const;
 
@@ -28,8 +26,15 @@ export interface AuthServerProcess {
   close(): Promise<void>;
 }
 
-/** Starts the auth server, accepting tokens for every URL in `resources`. */
-export async function startAuthServer(resources: readonly string[]): Promise<AuthServerProcess> {
+export interface AuthServerProcessOptions {
+  /** MCP servers tokens may be issued for. */
+  resources: readonly string[];
+  /** Extra environment, e.g. AUTH_ACCESS_TOKEN_TTL_SECONDS. */
+  env?: Record<string, string>;
+}
+
+/** Starts the built server on a free loopback port and resolves once `/health` answers. */
+export async function startAuthServerProcess(options: AuthServerProcessOptions): Promise<AuthServerProcess> {
   if (!existsSync(AUTH_SERVER_ENTRY)) {
     throw new Error(
       `${AUTH_SERVER_ENTRY} is missing. Build it: pnpm --filter @mcp-workshop/auth-server build`,
@@ -43,8 +48,9 @@ export async function startAuthServer(resources: readonly string[]): Promise<Aut
       AUTH_HOST: '127.0.0.1',
       AUTH_PORT: String(port),
       AUTH_ISSUER: issuer,
-      MCP_RESOURCE_URL: resources.join(','),
+      MCP_RESOURCE_URL: options.resources.join(','),
       LOG_LEVEL: 'warn',
+      ...options.env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -54,7 +60,7 @@ export async function startAuthServer(resources: readonly string[]): Promise<Aut
   });
   try {
     await waitForHealth(issuer, child, () => stderr);
-    const metadata = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as {
+    const metadata = (await (await fetch(`${issuer}/.well-known/oauth-authorization-server`)).json()) as {
       token_endpoint: string;
       jwks_uri: string;
     };
@@ -81,10 +87,7 @@ async function clientCredentials(
   if (scope !== undefined) body.set('scope', scope);
   const response = await fetch(tokenEndpoint, {
     method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
+    headers: { authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}` },
     body,
   });
   const answer = (await response.json()) as {
@@ -93,20 +96,33 @@ async function clientCredentials(
     error_description?: string;
   };
   if (!response.ok || !answer.access_token) {
-    throw new Error(`token request failed: ${response.status} ${answer.error} ${answer.error_description}`);
+    throw new Error(
+      `token request failed: HTTP ${response.status} ${answer.error}: ${answer.error_description}`,
+    );
   }
   return answer.access_token;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }
 
 async function waitForHealth(issuer: string, child: ChildProcess, stderr: () => string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`auth server exited with ${child.exitCode}: ${stderr()}`);
-    const ok = await fetch(`${issuer}/health`).then(
+    const ready = await fetch(`${issuer}/health`).then(
       (response) => response.ok,
       () => false,
     );
-    if (ok) return;
+    if (ready) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`auth server did not answer /health within ${READY_TIMEOUT_MS} ms: ${stderr()}`);
