@@ -130,6 +130,23 @@ describe('client credentials', () => {
   });
 });
 
+describe('CORS on the token endpoint', () => {
+  it('lets a public client call it from a loopback page (MCP Inspector), and nobody else', async () => {
+    const ask = (origin: string, clientId: string) =>
+      fetch(metadata.token_endpoint, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: 'x' }),
+      });
+    expect(
+      (await ask('http://localhost:6274', 'mcp-inspector')).headers.get('access-control-allow-origin'),
+    ).toBe('http://localhost:6274');
+    expect(
+      (await ask('https://evil.example', 'mcp-inspector')).headers.get('access-control-allow-origin'),
+    ).toBeNull();
+  });
+});
+
 /** A cookie jar just big enough for one browser-like walk through the sign-in pages. */
 class Browser {
   readonly #cookies = new Map<string, string>();

@@ -44,6 +44,8 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
     claims: { openid: ['sub'] },
     // Cookie signing keys: made per start, so a restart signs everyone out (fine for development).
     cookies: { keys: [randomBytes(32).toString('base64url')] },
+    // OAuth 2.1: the code flow only (no implicit, no hybrid).
+    responseTypes: ['code'],
     pkce: { required: () => true },
     ttl: {
       Interaction: INTERACTION_TTL_SECONDS,
@@ -86,10 +88,23 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
         ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(ctx.oidc.client?.clientId ?? '');
       return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
     },
+    // Browser-based clients (MCP Inspector, a local web chat) call the token endpoint from their page:
+    // allowed for the public clients, from loopback origins only.
+    clientBasedCORS: (_ctx, origin, client) =>
+      client.tokenEndpointAuthMethod === 'none' && isLoopbackOrigin(origin),
     renderError: (ctx, out) => {
       ctx.type = 'application/json';
       ctx.body = { error: out.error, error_description: out.error_description };
     },
   };
   return new Provider(options.issuer, configuration);
+}
+
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    const { protocol, hostname } = new URL(origin);
+    return protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(hostname);
+  } catch {
+    return false;
+  }
 }

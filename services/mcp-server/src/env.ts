@@ -35,6 +35,20 @@ const EnvSchema = z.object({
   OPEN_METEO_FORECAST_URL: z.url().default(DEFAULT_FORECAST_URL),
   WEATHER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MCP_RATE_LIMIT_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .default(120)
+    .describe('tools/call per client per minute; 0 turns the limit off.'),
+  MCP_HANDSHAKE_RATE_LIMIT_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .default(1200)
+    .describe('Every other request per client per minute (initialize, lists, /health); 0 turns it off.'),
   MCP_AUTH_ISSUER: z
     .url()
     .optional()

@@ -81,6 +81,10 @@ async function main(): Promise<void> {
     allowedOrigins: env.MCP_ALLOWED_ORIGINS,
     taskEvents: deps.taskEvents,
     auth,
+    rateLimits: {
+      callsPerMinute: env.MCP_RATE_LIMIT_PER_MINUTE,
+      handshakesPerMinute: env.MCP_HANDSHAKE_RATE_LIMIT_PER_MINUTE,
+    },
   });
   const httpServer = workshop.app.listen(env.PORT, env.HOST);
   httpServer.once('listening', () => {

@@ -44,6 +44,8 @@ export async function startWorkshopProcess(env: Record<string, string> = {}): Pr
       PORT: String(port),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // One server serves a whole test file; its calls are tests, not a client to slow down.
+      MCP_RATE_LIMIT_PER_MINUTE: '0',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],

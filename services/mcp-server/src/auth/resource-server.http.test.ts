@@ -12,7 +12,13 @@ import {
 } from '@mcp-workshop/auth-server/process';
 import { base64url, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MCP_HEADERS, readMessages, startTestServer, type TestServer } from '../test-support/http.js';
+import {
+  MCP_HEADERS,
+  postModern,
+  readMessages,
+  startTestServer,
+  type TestServer,
+} from '../test-support/http.js';
 import { discoverIssuer, type IssuerMetadata } from './issuer.js';
 import { REQUIRED_SCOPES_META_KEY } from './scopes.js';
 
@@ -20,12 +26,6 @@ import { REQUIRED_SCOPES_META_KEY } from './scopes.js';
 const RESOURCE = 'http://127.0.0.1:3000/mcp';
 const OTHER_RESOURCE = 'http://127.0.0.1:3999/mcp';
 const METADATA_URL = 'http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp';
-
-const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'auth-test', version: '0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
 
 let auth: AuthServerProcess;
 let otherIssuer: AuthServerProcess;
@@ -69,18 +69,7 @@ function modernCall(
   method: string,
   params: Record<string, unknown>,
 ) {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      ...MCP_HEADERS,
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}),
-      ...(typeof params.uri === 'string' ? { 'mcp-name': params.uri } : {}),
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: MODERN_META } }),
-  });
+  return postModern(url, method, params, { headers });
 }
 
 function callTool(url: string, token: string, name: string, args: Record<string, unknown> = {}) {
@@ -469,6 +458,26 @@ describe('a 2025 session is bound to the subject that opened it', () => {
     const owner = await onSession(server.mcpUrl, session, tokens.agent, ping);
     expect(owner.status).toBe(200);
     expect((await readMessages(owner))[0]?.result).toEqual({});
+  });
+});
+
+describe('rate limits per signed-in client', () => {
+  it('counts each subject on its own, even from the same address', async () => {
+    const limited = await startTestServer({
+      auth: { issuer, resource: RESOURCE },
+      rateLimits: { callsPerMinute: 2, handshakesPerMinute: 100 },
+    });
+    try {
+      const call = (token: string) => callTool(limited.mcpUrl, token, 'calculate', { expression: '1+1' });
+      expect((await call(tokens.reader)).status).toBe(200);
+      expect((await call(tokens.reader)).status).toBe(200);
+      const refused = await call(tokens.reader);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBeTruthy();
+      expect((await call(tokens.agent)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });
 

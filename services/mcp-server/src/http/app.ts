@@ -20,6 +20,7 @@ import { SERVER_NAME, SERVER_VERSION } from '../version.js';
 import { verifyJsonDepth } from './json-depth.js';
 import { bodyErrorHandler, sendJsonRpcError } from './json-rpc-errors.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
+import { createRateLimits, type RateLimitOptions } from './rate-limits.js';
 import { SessionRegistry } from './sessions.js';
 import { createToolRoutes } from './tool-routes.js';
 
@@ -41,6 +42,8 @@ export interface AppOptions {
   taskEvents?: TaskEvents;
   /** OAuth 2.1 sign-in (`MCP_AUTH_ISSUER`): off when absent, and then nothing below changes. */
   auth?: AppAuthOptions;
+  /** Per-client rate limits (`MCP_RATE_LIMIT_PER_MINUTE`, `MCP_HANDSHAKE_RATE_LIMIT_PER_MINUTE`); none when absent. */
+  rateLimits?: RateLimitOptions;
 }
 
 export interface AppAuthOptions {
@@ -104,6 +107,15 @@ export function createApp(options: AppOptions): WorkshopApp {
   // through as the valid JSON they are, so the route can say what is wrong instead of "parse error".
   // `verify` refuses JSON nested too deep from the raw bytes, before it is parsed.
   app.use(express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false, verify: verifyJsonDepth }));
+
+  if (options.rateLimits) {
+    // After sign-in, so a signed-in client is counted as who it is, not where it comes from.
+    const limits = createRateLimits(options.rateLimits);
+    app.use('/health', limits.handshake);
+    app.use('/mcp', limits.mcp);
+    app.get('/tools', limits.handshake);
+    app.post('/tools/:name', limits.toolCall);
+  }
 
   app.get('/health', (_req, res) => {
     res.json({

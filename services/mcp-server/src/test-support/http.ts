@@ -100,3 +100,32 @@ export function postOnSession(
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
+
+/** The per-request `_meta` envelope of a 2026-07-28 client. */
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'http-test', version: '0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+} as const;
+
+/** POSTs one 2026-07-28 request: the envelope in `_meta`, and the Mcp-Method / Mcp-Name headers it needs. */
+export function postModern(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  { id = 1, headers = {} }: { id?: number; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const name =
+    typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      ...MCP_HEADERS,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name === undefined ? {} : { 'mcp-name': name }),
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN_META } }),
+  });
+}

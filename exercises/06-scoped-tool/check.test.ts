@@ -1,0 +1,167 @@
+/**
+ * The check for exercise 06: `clear_completed_tasks`, served over HTTP with sign-in on, with real
+ * tokens from the workshop's authorization server (a separate process). Each test name is a
+ * sentence `pnpm exercise 06` prints when it fails.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  AGENT_CLIENT,
+  type AuthServerProcess,
+  READER_CLIENT,
+  startAuthServerProcess,
+} from '@mcp-workshop/auth-server/process';
+import {
+  createApp,
+  createDeps,
+  createSilentLogger,
+  discoverIssuer,
+  loadEnv,
+  scopePolicy,
+  type WorkshopApp,
+} from '@mcp-workshop/mcp-server';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { McpServer } from '@modelcontextprotocol/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadParticipant } from '../test-support/participant.js';
+
+type Participant = typeof import('./starter/clear-completed-tasks.js');
+
+const RESOURCE = 'http://127.0.0.1:3000/mcp';
+
+describe('exercise 06: clear_completed_tasks, with sign-in on', () => {
+  let auth: AuthServerProcess;
+  let workshop: WorkshopApp;
+  let http: Server;
+  let url: string;
+  let dataDir: string;
+  let deps: ReturnType<typeof createDeps>;
+  const tokens = { writer: '', reader: '' };
+
+  beforeAll(async () => {
+    const { clearCompletedTasks } = await loadParticipant<Participant>(
+      '06-scoped-tool',
+      'clear-completed-tasks.ts',
+    );
+    auth = await startAuthServerProcess({ resources: [RESOURCE] });
+    tokens.writer = await auth.token(AGENT_CLIENT, RESOURCE, 'tasks:read tasks:write');
+    tokens.reader = await auth.token(READER_CLIENT, RESOURCE, 'tasks:read');
+    dataDir = mkdtempSync(join(tmpdir(), 'exercise-06-'));
+    const logger = createSilentLogger();
+    deps = createDeps(loadEnv({ DATA_DIR: dataDir }), logger);
+    workshop = createApp({
+      buildServer: () => {
+        const server = new McpServer({ name: 'exercise-06', version: '0.0.0' });
+        clearCompletedTasks.register(server, deps);
+        return server;
+      },
+      logger,
+      stateless: true,
+      sessionTtlSeconds: 60,
+      maxSessions: 10,
+      // The scopes come from the tool's own definition, as the workshop server's do.
+      auth: {
+        issuer: await discoverIssuer(auth.issuer),
+        resource: RESOURCE,
+        policy: scopePolicy([clearCompletedTasks], []),
+      },
+    });
+    http = workshop.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => http.once('listening', resolve));
+    url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  }, 30_000);
+
+  afterAll(async () => {
+    http?.closeAllConnections();
+    await new Promise((resolve) => http?.close(resolve));
+    await workshop?.close();
+    deps?.tasks.close();
+    await auth?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function client(token: string): Promise<Client> {
+    const connected = new Client({ name: 'exercise-06-check', version: '0.0.0' });
+    await connected.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    return connected;
+  }
+
+  const listed = async () => {
+    const connected = await client(tokens.writer);
+    try {
+      const { tools } = await connected.listTools();
+      const tool = tools.find((entry) => entry.name === 'clear_completed_tasks');
+      expect(tool, 'tools/list has no tool named clear_completed_tasks').toBeDefined();
+      return tool as NonNullable<typeof tool>;
+    } finally {
+      await connected.close();
+    }
+  };
+
+  it('the tool declares the scope tasks:write, and tools/list shows it', async () => {
+    const tool = await listed();
+    expect(
+      tool._meta?.['mcp-workshop/requiredScopes'],
+      'add scopes: [TASKS_WRITE] to defineTool: this tool deletes tasks',
+    ).toEqual(['tasks:write']);
+  });
+
+  it('its annotations say it writes, destroys and can be repeated safely', async () => {
+    const { annotations } = await listed();
+    expect(annotations?.readOnlyHint, 'readOnlyHint should be false: it deletes tasks').toBe(false);
+    expect(annotations?.destructiveHint, 'destructiveHint should be true: deleted tasks are gone').toBe(true);
+    expect(
+      annotations?.idempotentHint,
+      'idempotentHint should be true: a second call deletes nothing more',
+    ).toBe(true);
+  });
+
+  it('a token with only tasks:read gets HTTP 403 insufficient_scope, naming tasks:write', async () => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${tokens.reader}`,
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'clear_completed_tasks', arguments: {} },
+      }),
+    });
+    expect(response.status, 'a caller without tasks:write must be refused before the tool runs').toBe(403);
+    expect(response.headers.get('www-authenticate') ?? '', 'the challenge should name the scope').toContain(
+      'scope="tasks:write"',
+    );
+  });
+
+  it('a token with tasks:write deletes the completed tasks and keeps the open ones', async () => {
+    const done = [deps.tasks.add('Water the plants'), deps.tasks.add('Book the train')];
+    const open = deps.tasks.add('Write the report');
+    for (const task of done) deps.tasks.complete(task.id);
+    const connected = await client(tokens.writer);
+    try {
+      const result = await connected.callTool({ name: 'clear_completed_tasks', arguments: {} });
+      expect(result.isError, 'the call failed; is run() still the TODO?').not.toBe(true);
+      expect(result.structuredContent, 'return ok({ deleted }) with the number deleted').toEqual({
+        deleted: 2,
+      });
+      expect(
+        deps.tasks.list('all').map((task) => task.id),
+        'only the open task should be left',
+      ).toEqual([open.id]);
+    } finally {
+      await connected.close();
+    }
+  });
+});
