@@ -47,6 +47,7 @@ const SERVICES = [
       DEMO_MODEL_URL: 'http://127.0.0.1:3002/v1',
       MCP_OAUTH_CLIENT_ID: 'workshop-agent',
       MCP_OAUTH_CLIENT_SECRET: 'workshop-agent-secret',
+      MCP_OAUTH_ISSUER: ISSUER,
     },
   },
 ];

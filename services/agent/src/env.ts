@@ -23,6 +23,18 @@ const EnvSchema = z.object({
     'Path to an mcpServers JSON file (Claude Desktop / VS Code format).',
   ),
   MCP_CONNECT_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(8),
+  MCP_OAUTH_CLIENT_ID: optionalText.describe(
+    'Sign in to MCP_SERVER_URL with the client-credentials grant, as this OAuth client.',
+  ),
+  // Never validated by value: a bad value would be printed in the error, and this one is a secret.
+  MCP_OAUTH_CLIENT_SECRET: optionalText,
+  MCP_OAUTH_ISSUER: z
+    .url()
+    .optional()
+    .describe('The authorization server the client is registered with; the secret is sent to it only.'),
+  MCP_OAUTH_SCOPE: optionalText.describe(
+    'Scopes to ask for first, space-separated; default: what the server asks for.',
+  ),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_MODEL: optionalText,
@@ -48,6 +60,25 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 
+/** Client-credentials sign-in needs the id, the secret and the issuer together, or none of them. */
+const checkOAuth = (env: z.output<typeof EnvSchema>, ctx: z.RefinementCtx) => {
+  const set = {
+    MCP_OAUTH_CLIENT_ID: env.MCP_OAUTH_CLIENT_ID !== undefined,
+    MCP_OAUTH_CLIENT_SECRET: env.MCP_OAUTH_CLIENT_SECRET !== undefined,
+    MCP_OAUTH_ISSUER: env.MCP_OAUTH_ISSUER !== undefined,
+  };
+  if (!Object.values(set).some(Boolean) && env.MCP_OAUTH_SCOPE === undefined) return;
+  for (const [name, present] of Object.entries(set)) {
+    if (!present) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: 'set MCP_OAUTH_CLIENT_ID, MCP_OAUTH_CLIENT_SECRET and MCP_OAUTH_ISSUER together to sign in',
+      });
+    }
+  }
+};
+
 export type AgentEnv = z.infer<typeof EnvSchema>;
 
 /** Every variable the agent reads; `scripts/check-compose.mjs` holds docker-compose.yml to this list. */
@@ -55,7 +86,7 @@ export const AGENT_ENV_KEYS = Object.keys(EnvSchema.shape) as ReadonlyArray<keyo
 
 /** Parses an environment (default: `process.env`); throws an `EnvError` naming every bad variable. */
 export function loadAgentEnv(source: NodeJS.ProcessEnv = process.env): AgentEnv {
-  return parseEnv(EnvSchema, source);
+  return parseEnv(EnvSchema.superRefine(checkOAuth), source);
 }
 
 export { EnvError } from '@mcp-workshop/shared';

@@ -17,6 +17,7 @@ import {
   connectServer,
   defaultServerSpecs,
   loadServersConfig,
+  type OAuthClientCredentials,
   type ServerSpec,
 } from './mcp/index.js';
 import type { InputHandler, McpHub } from './types.js';
@@ -96,7 +97,7 @@ async function connectServers(
   const { env, logger, onInput } = options;
   const specs: ServerSpec[] = env.MCP_SERVERS_CONFIG
     ? loadServersConfig(env.MCP_SERVERS_CONFIG)
-    : defaultServerSpecs(env.MCP_SERVER_URL);
+    : defaultServerSpecs(env.MCP_SERVER_URL, oauthFromEnv(env));
   const clientInfo = { name: AGENT_NAME, version: AGENT_VERSION };
   const attempts = options.connectAttempts ?? env.MCP_CONNECT_ATTEMPTS;
   const connected: ConnectedServer[] = [];
@@ -111,4 +112,15 @@ async function connectServers(
     closers.push(() => server.close());
   }
   return connected;
+}
+
+/** MCP_OAUTH_* as client credentials for the default server; env.ts has checked they come together. */
+function oauthFromEnv(env: AgentEnv): OAuthClientCredentials | undefined {
+  const {
+    MCP_OAUTH_CLIENT_ID: clientId,
+    MCP_OAUTH_CLIENT_SECRET: clientSecret,
+    MCP_OAUTH_ISSUER: issuer,
+  } = env;
+  if (!clientId || !clientSecret || !issuer) return undefined;
+  return { clientId, clientSecret, issuer, ...(env.MCP_OAUTH_SCOPE && { scope: env.MCP_OAUTH_SCOPE }) };
 }

@@ -40,7 +40,7 @@ export type ToolCallProblem =
   | { kind: 'unknown_function'; message: string }
   | { kind: 'invalid_arguments'; message: string; problems: string[] }
   | { kind: 'jsonrpc'; code: number; message: string }
-  | { kind: 'timeout' | 'aborted' | 'transport'; message: string };
+  | { kind: 'timeout' | 'aborted' | 'transport' | 'not_allowed'; message: string };
 
 export interface ToolCallTrace {
   /** The model's tool-call id. */

@@ -69,7 +69,9 @@ export type CallFailure =
   | { kind: 'jsonrpc'; code: number; message: string }
   | { kind: 'timeout'; message: string }
   | { kind: 'aborted'; message: string }
-  | { kind: 'transport'; message: string };
+  | { kind: 'transport'; message: string }
+  /** The server refused the call for the agent's sign-in (HTTP 403 insufficient_scope, and no step-up got the scope). */
+  | { kind: 'not_allowed'; message: string };
 
 /** What one `tools/call` produced: a result, or a failure that is not a result. */
 export interface CallOutcome {

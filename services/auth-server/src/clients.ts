@@ -2,8 +2,9 @@
  * @module clients
  * The clients this server knows, registered up front (no dynamic registration): one for the
  * agent as a machine, a read-only one to show a 403, one for a person in `pnpm chat` or the web
- * page, and MCP Inspector. Scopes a client may get are its `scope`; a token gets the intersection
- * of that, what it asked for, and what the resource offers.
+ * page, and MCP Inspector. A token gets what the client asked for, narrowed to what that client may
+ * have on the MCP server (`resourceScopesFor`): asking for more is not an error (RFC 6749 §3.3),
+ * which matters because MCP clients ask for every scope the server's challenge names.
  */
 import type { ClientMetadata } from 'oidc-provider';
 
@@ -16,6 +17,14 @@ export const INSPECTOR_REDIRECTS = [
   'http://localhost:6274/oauth/callback',
   'http://localhost:6274/oauth/callback/debug',
 ];
+
+/** Clients limited to less than every task scope; the rest may have `TASK_SCOPES`. */
+const LIMITED_CLIENTS: Record<string, string> = { 'workshop-reader': 'tasks:read' };
+
+/** The scopes `clientId` may get in tokens for an MCP server. */
+export function resourceScopesFor(clientId: string): string {
+  return LIMITED_CLIENTS[clientId] ?? TASK_SCOPES;
+}
 
 export interface ClientSecrets {
   agent: string;
@@ -31,7 +40,6 @@ export function workshopClients(secrets: ClientSecrets): ClientMetadata[] {
       response_types: [],
       redirect_uris: [],
       token_endpoint_auth_method: 'client_secret_basic',
-      scope: TASK_SCOPES,
     },
     {
       client_id: 'workshop-reader',
@@ -40,7 +48,6 @@ export function workshopClients(secrets: ClientSecrets): ClientMetadata[] {
       response_types: [],
       redirect_uris: [],
       token_endpoint_auth_method: 'client_secret_basic',
-      scope: 'tasks:read',
     },
     {
       // A native app (RFC 8252): its loopback redirect may use any port, which the chat picks at run time.

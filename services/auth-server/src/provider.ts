@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Configuration, errors } from 'oidc-provider';
-import { type ClientSecrets, SCOPES, TASK_SCOPES, workshopClients } from './clients.js';
+import { type ClientSecrets, resourceScopesFor, SCOPES, workshopClients } from './clients.js';
 import { DEMO_USER } from './interactions.js';
 
 export interface ProviderOptions {
@@ -70,10 +70,11 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
         defaultResource: (_ctx, _client, oneOf) => oneOf ?? defaultResource,
         // The code flow's token request may omit `resource`: use the one the person consented to.
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, resourceIndicator) => {
+        getResourceServerInfo: (_ctx, resourceIndicator, client) => {
           if (!options.resources.includes(resourceIndicator)) throw new errors.InvalidTarget();
           return {
-            scope: TASK_SCOPES,
+            // What this client may have here; a token carries what it asked for, narrowed to this.
+            scope: resourceScopesFor(client.clientId),
             audience: resourceIndicator,
             accessTokenTTL: options.accessTokenTtlSeconds,
             accessTokenFormat: 'jwt',

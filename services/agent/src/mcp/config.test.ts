@@ -167,3 +167,51 @@ describe('describeTarget', () => {
     ).toBe('node "my server.js" --stdio');
   });
 });
+
+describe('per-server credentials', () => {
+  const parse = (entry: unknown) => parseServersConfig({ mcpServers: { secure: entry } }, 'servers.json');
+  const oauth = { clientId: 'workshop-agent', clientSecret: 's3cret-value', issuer: 'http://127.0.0.1:3003' };
+
+  it('reads client credentials for OAuth sign-in, with an optional scope', () => {
+    expect(parse({ url: 'http://127.0.0.1:3000/mcp', oauth: { ...oauth, scope: 'tasks:read' } })).toEqual([
+      {
+        transport: 'http',
+        name: 'secure',
+        url: 'http://127.0.0.1:3000/mcp',
+        oauth: { ...oauth, scope: 'tasks:read' },
+      },
+    ]);
+  });
+
+  it('refuses OAuth together with an Authorization header, and incomplete or unknown OAuth fields', () => {
+    expect(() => parse({ url: 'http://h/mcp', oauth, headers: { authorization: 'Bearer key' } })).toThrow(
+      'servers.json: server "secure": has both "oauth" and an Authorization header; keep one',
+    );
+    expect(() => parse({ url: 'http://h/mcp', oauth: { clientId: 'a', clientSecret: 'b' } })).toThrow(
+      /"oauth.issuer"/,
+    );
+    expect(() => parse({ url: 'http://h/mcp', oauth: { ...oauth, issuer: 'ftp://x' } })).toThrow(
+      /"oauth.issuer"/,
+    );
+    expect(() => parse({ url: 'http://h/mcp', oauth: { ...oauth, password: 'x' } })).toThrow(/password/);
+  });
+
+  it('never quotes a secret in an error', () => {
+    for (const clientSecret of [42, '', ['s3cret-value']]) {
+      const error = (() => {
+        try {
+          parse({ url: 'http://h/mcp', oauth: { ...oauth, clientSecret } });
+        } catch (caught) {
+          return caught as Error;
+        }
+        return undefined;
+      })();
+      expect(error?.message).toMatch(/"oauth.clientSecret"/);
+      expect(error?.message).not.toContain('s3cret-value');
+    }
+  });
+
+  it('gives the default server the credentials from the environment', () => {
+    expect(defaultServerSpecs('http://127.0.0.1:3000/mcp', oauth)[0]).toMatchObject({ oauth });
+  });
+});

@@ -24,7 +24,10 @@ export interface HttpServerSpec {
   name: string;
   /** The Streamable HTTP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
   url: string;
+  /** Sent with every request: a static `Authorization: Bearer …` for servers that use API keys. */
   headers?: Record<string, string>;
+  /** OAuth sign-in with the client-credentials grant (the SDK discovers the rest from the server's 401). */
+  oauth?: OAuthClientCredentials;
   /** Appended to the "could not reach" error, e.g. how to start the server. */
   hint?: string;
 }
@@ -38,6 +41,15 @@ export interface StdioServerSpec {
   env?: Record<string, string>;
   cwd?: string;
   hint?: string;
+}
+
+export interface OAuthClientCredentials {
+  clientId: string;
+  clientSecret: string;
+  /** The authorization server the client is registered with: the secret goes there and nowhere else. */
+  issuer: string;
+  /** Scopes to ask for first; without it, what the server's challenge names. */
+  scope?: string;
 }
 
 /** The config file is wrong: the message names the file, the entry and what to fix. */
@@ -60,6 +72,16 @@ const HttpEntrySchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .describe('Streamable HTTP endpoint of the server.'),
   headers: stringRecord.optional().describe('Sent with every request, e.g. an Authorization header.'),
+  oauth: z
+    .strictObject({
+      clientId: z.string().min(1, 'must not be empty'),
+      // Checked for presence only: an error must never quote a secret.
+      clientSecret: z.string({ error: 'must be a string' }).min(1, 'must not be empty'),
+      issuer: z.url({ protocol: /^https?$/, error: 'must be the http(s) URL of the authorization server' }),
+      scope: z.string().optional(),
+    })
+    .optional()
+    .describe('Client-credentials sign-in: { clientId, clientSecret, issuer, scope? }.'),
 });
 
 const StdioEntrySchema = z.object({
@@ -126,7 +148,19 @@ export function parseServersConfig(json: unknown, sourceLabel: string): ServerSp
       const parsed = HttpEntrySchema.safeParse(settings);
       if (!parsed.success) throw problem(`${where}: ${describeIssues(parsed.error)}`, name);
       const data = parsed.data;
-      return { transport: 'http', name, url: data.url, ...(data.headers && { headers: data.headers }) };
+      const hasAuthHeader = Object.keys(data.headers ?? {}).some(
+        (header) => header.toLowerCase() === 'authorization',
+      );
+      if (data.oauth && hasAuthHeader) {
+        throw problem(`${where}: has both "oauth" and an Authorization header; keep one`, name);
+      }
+      return {
+        transport: 'http',
+        name,
+        url: data.url,
+        ...(data.headers && { headers: data.headers }),
+        ...(data.oauth && { oauth: data.oauth }),
+      };
     }
     const parsed = StdioEntrySchema.safeParse(settings);
     if (!parsed.success) throw problem(`${where}: ${describeIssues(parsed.error)}`, name);
@@ -167,9 +201,17 @@ export function loadServersConfig(path: string): ServerSpec[] {
   return parseServersConfig(json, path);
 }
 
-/** The servers used without a config file: the workshop server at `url`. */
-export function defaultServerSpecs(url: string): ServerSpec[] {
-  return [{ transport: 'http', name: DEFAULT_SERVER_NAME, url, hint: 'Start it with "pnpm start".' }];
+/** The servers used without a config file: the workshop server at `url`, signed in when `oauth` is given. */
+export function defaultServerSpecs(url: string, oauth?: OAuthClientCredentials): ServerSpec[] {
+  return [
+    {
+      transport: 'http',
+      name: DEFAULT_SERVER_NAME,
+      url,
+      hint: 'Start it with "pnpm start".',
+      ...(oauth && { oauth }),
+    },
+  ];
 }
 
 /** What a server spec points at, for logs and errors: the URL, or the command line. */

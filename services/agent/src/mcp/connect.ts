@@ -6,6 +6,7 @@
  */
 import {
   Client,
+  ClientCredentialsProvider,
   type ElicitResult,
   StreamableHTTPClientTransport,
   type Transport,
@@ -21,7 +22,7 @@ import type {
   LogEvent,
   ServerInfo,
 } from '../types.js';
-import { describeTarget, type ServerSpec } from './config.js';
+import { describeTarget, type OAuthClientCredentials, type ServerSpec } from './config.js';
 import { listServerTools, MAX_TOOL_LIST_PAGES } from './discover.js';
 import {
   backoffDelayMs,
@@ -224,12 +225,24 @@ async function connectOnce(
   }
 }
 
+function clientCredentials(oauth: OAuthClientCredentials): ClientCredentialsProvider {
+  return new ClientCredentialsProvider({
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+    // The secret is sent to this authorization server only, whichever one the MCP server names.
+    expectedIssuer: oauth.issuer,
+    ...(oauth.scope && { scope: oauth.scope }),
+  });
+}
+
 function createTransport(spec: ServerSpec, logger: McpLogger, stderrTail: string[]): Transport {
   if (spec.transport === 'http') {
-    return new StreamableHTTPClientTransport(
-      new URL(spec.url),
-      spec.headers ? { requestInit: { headers: spec.headers } } : undefined,
-    );
+    return new StreamableHTTPClientTransport(new URL(spec.url), {
+      ...(spec.headers && { requestInit: { headers: spec.headers } }),
+      // The SDK does the whole dance: the 401, the server's metadata, the issuer's, the token request
+      // for this server's resource, a new token when it expires, and a step-up on 403 insufficient_scope.
+      ...(spec.oauth && { authProvider: clientCredentials(spec.oauth) }),
+    });
   }
   const transport = new StdioClientTransport({
     command: spec.command,

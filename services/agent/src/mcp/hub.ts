@@ -8,9 +8,11 @@ import { type CallToolResult, validateToolResult } from '@mcp-workshop/shared';
 import {
   LOG_LEVEL_META_KEY,
   type LoggingLevel,
+  OAuthError,
   ProtocolError,
   SdkError,
   SdkErrorCode,
+  SdkHttpError,
 } from '@modelcontextprotocol/client';
 import type {
   CallFailure,
@@ -189,7 +191,7 @@ export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLog
       // Passed on as received: the model-facing rendering copes with malformed results.
       return finish({ result: result as CallToolResult });
     } catch (error) {
-      const failure = classifyFailure(error, options);
+      const failure = classifyFailure(error, options, name);
       logger.debug({ server: serverName, tool: name, failure }, 'MCP tool call failed');
       return finish({ failure });
     }
@@ -223,9 +225,17 @@ export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLog
 export function classifyFailure(
   error: unknown,
   options: Pick<CallOptions, 'signal' | 'timeoutMs'>,
+  tool = 'This tool',
 ): CallFailure {
   // The SDK reports an abort as a timeout, so the signal decides.
   if (options.signal?.aborted) return abortedFailure();
+  const refusal = scopeRefusal(error);
+  if (refusal !== undefined) {
+    return {
+      kind: 'not_allowed',
+      message: `${tool} is not allowed: this agent's sign-in lacks the permission (OAuth scope) it needs (${refusal}). Do not call it again; tell the user it needs a sign-in with more rights.`,
+    };
+  }
   if (error instanceof ProtocolError) return { kind: 'jsonrpc', code: error.code, message: error.message };
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
     const total = (error.data as { maxTotalTimeout?: number } | undefined)?.maxTotalTimeout;
@@ -238,6 +248,21 @@ export function classifyFailure(
     };
   }
   return { kind: 'transport', message: describeCause(error) };
+}
+
+/**
+ * The server said 403 insufficient_scope and the SDK's step-up could not fix it: the authorization
+ * server refused the scope (`invalid_scope`), or the server still said 403 with the new token.
+ */
+function scopeRefusal(error: unknown): string | undefined {
+  if (
+    error instanceof OAuthError &&
+    (error.code === 'invalid_scope' || error.code === 'insufficient_scope')
+  ) {
+    return `${error.code}: ${error.message}`;
+  }
+  if (error instanceof SdkHttpError && error.data?.status === 403) return `HTTP 403: ${error.message}`;
+  return undefined;
 }
 
 function abortedFailure(): CallFailure {

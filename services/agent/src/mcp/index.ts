@@ -3,7 +3,7 @@
  * The MCP side of the agent: read the servers config, connect to each server, and put them all
  * behind one `McpHub`. The loop only needs what is exported here.
  */
-export type { HttpServerSpec, ServerSpec, StdioServerSpec } from './config.js';
+export type { HttpServerSpec, OAuthClientCredentials, ServerSpec, StdioServerSpec } from './config.js';
 export {
   DEFAULT_SERVER_NAME,
   defaultServerSpecs,

@@ -4,7 +4,7 @@
  * the server, its URL or command, the attempts made and the cause. Used by `connect.ts`.
  */
 import { WorkshopError } from '@mcp-workshop/shared';
-import { SdkHttpError } from '@modelcontextprotocol/client';
+import { OAuthError, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
 import type { ServerSpec } from './config.js';
 
 export interface RetryPolicy {
@@ -55,6 +55,11 @@ export function isRetryable(error: unknown): boolean {
   for (const link of causeChain(error)) {
     const code = link instanceof Error ? (link as NodeJS.ErrnoException).code : undefined;
     if (code === 'ENOENT' || code === 'EACCES' || code === 'ERR_INVALID_URL') return false;
+    // A refused sign-in (a wrong secret, a scope the client may not have) stays refused; an
+    // authorization server that is down or overloaded may come back.
+    if (link instanceof UnauthorizedError) return false;
+    if (link instanceof OAuthError)
+      return link.code === 'server_error' || link.code === 'temporarily_unavailable';
   }
   return !isClientHttpError(error);
 }

@@ -36,7 +36,8 @@ export async function startWorkshopProcess(env: Record<string, string> = {}): Pr
     );
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-workshop-'));
-  const port = await freePort();
+  // A caller that must know the URL in advance (e.g. for MCP_RESOURCE_URL) passes PORT itself.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, [SERVER_DIST_ENTRY], {
     env: {
       PATH: process.env.PATH ?? '',
