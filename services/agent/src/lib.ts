@@ -17,3 +17,5 @@ export { createAgent, DEFAULT_MAX_TOOL_ROUNDS } from './loop.js';
 export type { Runtime, RuntimeOptions } from './runtime.js';
 export { SYSTEM_PROMPT, startRuntime } from './runtime.js';
 export type { ToolCallTrace, TurnResult } from './trace.js';
+export type { ConnectedServer, OAuthClientCredentials, ServerSpec } from './mcp/index.js';
+export { connectServer, createMcpHub } from './mcp/index.js';
