@@ -2,7 +2,8 @@
 /**
  * Runs the official conformance suite's client scenarios for OAuth that fit the agent: it signs in
  * as a machine (client credentials, pre-registered), so these two. The suite's other auth scenarios
- * drive the authorization code flow of a person signing in, which the agent does not do yet.
+ * drive a person's authorization code flow with dynamic client registration or client ID metadata
+ * documents; the agent signs a person in with a pre-registered public client only.
  *   node scripts/conformance-client-auth.mjs    (root script: pnpm conformance:client)
  * Each scenario runs scripts/conformance-client.mjs, the agent's own client code, against the
  * suite's mock server and authorization server. Exits non-zero when any scenario fails.

@@ -49,6 +49,7 @@ async function main(): Promise<number> {
       logger,
       onInput: declineInput,
       connectAttempts: 1,
+      onSignIn: showSignInLink,
     });
     try {
       if (!values.json) {
@@ -73,6 +74,7 @@ async function main(): Promise<number> {
     logger,
     onInput: terminalInput(rl, console.log),
     connectAttempts: 1,
+    onSignIn: showSignInLink,
   });
   try {
     console.log(formatHeader(runtime.model.description, runtime.hub.servers()));
@@ -128,3 +130,10 @@ main().then(
     process.exit(1);
   },
 );
+
+/** On stderr, so `ask --json` keeps stdout for its one JSON object. */
+function showSignInLink({ server, url }: { server: string; url: string }): void {
+  console.error(
+    `sign in: the MCP server "${server}" needs you to sign in. Open this link in a browser:\n  ${url}`,
+  );
+}

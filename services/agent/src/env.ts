@@ -60,20 +60,27 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 
-/** Client-credentials sign-in needs the id, the secret and the issuer together, or none of them. */
+/**
+ * Sign-in needs the client id and the issuer together. With a secret the agent signs in as a machine
+ * (client credentials); without one, a person signs in (authorization code with PKCE).
+ */
 const checkOAuth = (env: z.output<typeof EnvSchema>, ctx: z.RefinementCtx) => {
   const set = {
     MCP_OAUTH_CLIENT_ID: env.MCP_OAUTH_CLIENT_ID !== undefined,
-    MCP_OAUTH_CLIENT_SECRET: env.MCP_OAUTH_CLIENT_SECRET !== undefined,
     MCP_OAUTH_ISSUER: env.MCP_OAUTH_ISSUER !== undefined,
   };
-  if (!Object.values(set).some(Boolean) && env.MCP_OAUTH_SCOPE === undefined) return;
+  const any =
+    Object.values(set).some(Boolean) ||
+    env.MCP_OAUTH_CLIENT_SECRET !== undefined ||
+    env.MCP_OAUTH_SCOPE !== undefined;
+  if (!any) return;
   for (const [name, present] of Object.entries(set)) {
     if (!present) {
       ctx.addIssue({
         code: 'custom',
         path: [name],
-        message: 'set MCP_OAUTH_CLIENT_ID, MCP_OAUTH_CLIENT_SECRET and MCP_OAUTH_ISSUER together to sign in',
+        message:
+          'set MCP_OAUTH_CLIENT_ID and MCP_OAUTH_ISSUER together to sign in (and MCP_OAUTH_CLIENT_SECRET for a machine)',
       });
     }
   }

@@ -14,8 +14,8 @@ export { createInputBroker, INPUT_TIMEOUT_MS, NO_PAGE_NOT_ASKED } from './input-
 export { createLogger, createSilentLogger } from './logger.js';
 export type { Agent, AgentSettings, AskOptions } from './loop.js';
 export { createAgent, DEFAULT_MAX_TOOL_ROUNDS } from './loop.js';
+export type { ConnectedServer, OAuthClientCredentials, ServerSpec } from './mcp/index.js';
+export { connectServer, createMcpHub } from './mcp/index.js';
 export type { Runtime, RuntimeOptions } from './runtime.js';
 export { SYSTEM_PROMPT, startRuntime } from './runtime.js';
 export type { ToolCallTrace, TurnResult } from './trace.js';
-export type { ConnectedServer, OAuthClientCredentials, ServerSpec } from './mcp/index.js';
-export { connectServer, createMcpHub } from './mcp/index.js';

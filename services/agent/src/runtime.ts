@@ -35,6 +35,8 @@ export interface RuntimeOptions {
   onInput: InputHandler;
   /** Overrides the connect retries (the HTTP agent waits for docker-compose; the CLI does not). */
   connectAttempts?: number;
+  /** Shows a person the link to sign in to a server (an `oauth` entry without a secret). */
+  onSignIn?: (event: { server: string; url: string }) => void;
 }
 
 export interface Runtime {
@@ -107,6 +109,7 @@ async function connectServers(
       onInput,
       logger,
       retry: { attempts, initialDelayMs: 250, maxDelayMs: 4_000 },
+      ...(options.onSignIn && { onSignIn: options.onSignIn }),
     });
     connected.push(server);
     closers.push(() => server.close());
@@ -114,13 +117,19 @@ async function connectServers(
   return connected;
 }
 
-/** MCP_OAUTH_* as client credentials for the default server; env.ts has checked they come together. */
+/** MCP_OAUTH_* as the default server's sign-in; env.ts has checked the id and issuer come together. */
 function oauthFromEnv(env: AgentEnv): OAuthClientCredentials | undefined {
   const {
     MCP_OAUTH_CLIENT_ID: clientId,
     MCP_OAUTH_CLIENT_SECRET: clientSecret,
     MCP_OAUTH_ISSUER: issuer,
   } = env;
-  if (!clientId || !clientSecret || !issuer) return undefined;
-  return { clientId, clientSecret, issuer, ...(env.MCP_OAUTH_SCOPE && { scope: env.MCP_OAUTH_SCOPE }) };
+  if (!clientId || !issuer) return undefined;
+  return {
+    clientId,
+    issuer,
+    // With a secret, the agent signs in as a machine; without, a person signs in (connect.ts).
+    ...(clientSecret && { clientSecret }),
+    ...(env.MCP_OAUTH_SCOPE && { scope: env.MCP_OAUTH_SCOPE }),
+  };
 }

@@ -3,17 +3,9 @@
  * The sign-in pages, as plain HTML strings: no template engine, no scripts, no external assets.
  * Every value that comes from a request or a client goes through `escapeHtml`.
  */
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
+import { escapeHtml } from '@mcp-workshop/shared';
 
-export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
-}
+export { escapeHtml };
 
 /** A whole page; `body` must already be escaped where it holds outside values. */
 export function page(title: string, body: string): string {

@@ -139,3 +139,50 @@ function stop(child: ChildProcess): Promise<void> {
     child.kill('SIGTERM');
   });
 }
+
+/**
+ * Plays the person at the browser for a test: opens `authorizationUrl`, signs in as the demo user,
+ * allows what is asked, and returns the URL the authorization server finally redirects to (the
+ * client's callback, with `code` and `state`, or with `error`). Cookies are kept as a browser would.
+ */
+export async function signInAsDemoUser(authorizationUrl: string, password = 'demo'): Promise<string> {
+  const origin = new URL(authorizationUrl).origin;
+  const cookies = new Map<string, string>();
+  const go = async (url: string, init: RequestInit = {}): Promise<Response> => {
+    const cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), cookie },
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    return response;
+  };
+  const post = (action: string, form: Record<string, string>) =>
+    go(new URL(action, origin).href, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form),
+    });
+  let response = await go(authorizationUrl);
+  for (let step = 0; step < 20; step++) {
+    if (response.status >= 300 && response.status < 400) {
+      const location = new URL(response.headers.get('location') ?? '', origin);
+      if (location.origin !== origin) return location.href;
+      response = await go(location.href);
+      continue;
+    }
+    const html = await response.text();
+    const action = (name: string) => new RegExp(`action="(/interaction/[^"]+/${name})"`).exec(html)?.[1];
+    const login = action('login');
+    const confirm = action('confirm');
+    if (login) response = await post(login, { username: 'demo', password });
+    else if (confirm) response = await post(confirm, {});
+    else throw new Error(`sign-in stopped at HTTP ${response.status}: ${html.slice(0, 200)}`);
+  }
+  throw new Error('sign-in did not finish within 20 steps');
+}

@@ -45,7 +45,8 @@ export interface StdioServerSpec {
 
 export interface OAuthClientCredentials {
   clientId: string;
-  clientSecret: string;
+  /** With a secret: client credentials (a machine). Without: authorization code + PKCE (a person signs in). */
+  clientSecret?: string;
   /** The authorization server the client is registered with: the secret goes there and nowhere else. */
   issuer: string;
   /** Scopes to ask for first; without it, what the server's challenge names. */
@@ -76,12 +77,14 @@ const HttpEntrySchema = z.object({
     .strictObject({
       clientId: z.string().min(1, 'must not be empty'),
       // Checked for presence only: an error must never quote a secret.
-      clientSecret: z.string({ error: 'must be a string' }).min(1, 'must not be empty'),
+      clientSecret: z.string({ error: 'must be a string' }).min(1, 'must not be empty').optional(),
       issuer: z.url({ protocol: /^https?$/, error: 'must be the http(s) URL of the authorization server' }),
       scope: z.string().optional(),
     })
     .optional()
-    .describe('Client-credentials sign-in: { clientId, clientSecret, issuer, scope? }.'),
+    .describe(
+      'OAuth sign-in: { clientId, clientSecret?, issuer, scope? }; without a secret a person signs in.',
+    ),
 });
 
 const StdioEntrySchema = z.object({

@@ -10,6 +10,7 @@ import {
   type ElicitResult,
   StreamableHTTPClientTransport,
   type Transport,
+  UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Logger } from 'pino';
@@ -24,6 +25,12 @@ import type {
 } from '../types.js';
 import { describeTarget, type OAuthClientCredentials, type ServerSpec } from './config.js';
 import { listServerTools, MAX_TOOL_LIST_PAGES } from './discover.js';
+import {
+  type LoopbackCallback,
+  PersonSignIn,
+  SIGN_IN_TIMEOUT_MS,
+  startLoopbackCallback,
+} from './person-sign-in.js';
 import {
   backoffDelayMs,
   connectFailureMessage,
@@ -89,6 +96,19 @@ export interface ConnectOptions {
   retry?: RetryPolicy;
   /** Stops connecting (including waits between attempts); the promise rejects with the abort reason. */
   signal?: AbortSignal;
+  /**
+   * Shows a person the link to sign in, for a server whose `oauth` has no secret (a public client,
+   * authorization code with PKCE). Without it the link goes to the logger at warn level.
+   */
+  onSignIn?: (event: { server: string; url: string }) => void;
+  /** How long to wait for the person to sign in; defaults to {@link SIGN_IN_TIMEOUT_MS}. */
+  signInTimeoutMs?: number;
+}
+
+/** A person's sign-in in progress: the SDK provider and the loopback listener it redirects to. */
+interface PersonAuth {
+  provider: PersonSignIn;
+  callback: LoopbackCallback;
 }
 
 /** Connects to one server, retrying with exponential backoff, and lists its tools. */
@@ -99,21 +119,27 @@ export async function connectServer(spec: ServerSpec, options: ConnectOptions): 
   const stderrTail: string[] = [];
   let lastError: unknown;
   let made = 0;
-  while (made < attempts) {
-    made++;
-    try {
-      return await connectOnce(spec, options, stderrTail);
-    } catch (error) {
-      lastError = error;
-      options.signal?.throwIfAborted();
-      if (made >= attempts || !isRetryable(error)) break;
-      const delayMs = backoffDelayMs(made, retry);
-      options.logger.warn(
-        { server: spec.name, target, attempt: made, attempts, delayMs, reason: describeCause(error) },
-        'MCP server not reachable yet; retrying',
-      );
-      await sleep(delayMs, options.signal);
+  const person = await startPersonAuth(spec, options);
+  try {
+    while (made < attempts) {
+      made++;
+      try {
+        return await connectOnce(spec, options, stderrTail, person);
+      } catch (error) {
+        lastError = error;
+        options.signal?.throwIfAborted();
+        if (made >= attempts || !isRetryable(error)) break;
+        const delayMs = backoffDelayMs(made, retry);
+        options.logger.warn(
+          { server: spec.name, target, attempt: made, attempts, delayMs, reason: describeCause(error) },
+          'MCP server not reachable yet; retrying',
+        );
+        await sleep(delayMs, options.signal);
+      }
     }
+  } finally {
+    // Tokens stay with the provider; the listener is needed only while someone signs in.
+    await person?.callback.close();
   }
   throw new McpConnectError(
     connectFailureMessage(spec, target, made, lastError, stderrTail),
@@ -124,10 +150,33 @@ export async function connectServer(spec: ServerSpec, options: ConnectOptions): 
   );
 }
 
+/** For an `oauth` entry without a secret: the listener the browser comes back to, and the provider. */
+async function startPersonAuth(spec: ServerSpec, options: ConnectOptions): Promise<PersonAuth | undefined> {
+  if (spec.transport !== 'http' || !spec.oauth || spec.oauth.clientSecret !== undefined) return undefined;
+  const callback = await startLoopbackCallback();
+  const provider = new PersonSignIn({
+    clientId: spec.oauth.clientId,
+    issuer: spec.oauth.issuer,
+    ...(spec.oauth.scope && { scope: spec.oauth.scope }),
+    redirectUrl: callback.redirectUrl,
+    onSignInUrl: (url) => {
+      if (options.onSignIn) options.onSignIn({ server: spec.name, url: url.href });
+      else
+        options.logger.warn(
+          { server: spec.name, url: url.href },
+          'sign in to the MCP server: open this link',
+        );
+    },
+  });
+  return { provider, callback };
+}
+
 async function connectOnce(
   spec: ServerSpec,
   options: ConnectOptions,
   stderrTail: string[],
+  person?: PersonAuth,
+  signedInJustNow = false,
 ): Promise<ConnectedServer> {
   const { logger } = options;
   // Only the last attempt's stderr explains the failure that gets reported.
@@ -188,7 +237,7 @@ async function connectOnce(
     else logger.debug({ server: spec.name, ...message }, 'MCP server log');
   });
 
-  const transport = createTransport(spec, logger, stderrTail);
+  const transport = createTransport(spec, logger, stderrTail, person?.provider);
   try {
     await client.connect(transport, {
       timeout: CONNECT_TIMEOUT_MS[spec.transport],
@@ -221,6 +270,25 @@ async function connectOnce(
     };
   } catch (error) {
     await client.close().catch(() => {});
+    // A person must sign in: the SDK has shown the link (redirectToAuthorization). Wait for the
+    // browser to come back, let the SDK redeem the code, then connect again, once.
+    if (
+      person &&
+      !signedInJustNow &&
+      error instanceof UnauthorizedError &&
+      transport instanceof StreamableHTTPClientTransport
+    ) {
+      const state = person.provider.expectedState;
+      if (!state) throw error;
+      const params = await person.callback.next(
+        state,
+        options.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS,
+        options.signal,
+      );
+      await transport.finishAuth(params);
+      logger.info({ server: spec.name, user: person.provider.signedInAs() }, 'signed in to the MCP server');
+      return connectOnce(spec, options, stderrTail, person, true);
+    }
     throw error;
   }
 }
@@ -228,20 +296,27 @@ async function connectOnce(
 function clientCredentials(oauth: OAuthClientCredentials): ClientCredentialsProvider {
   return new ClientCredentialsProvider({
     clientId: oauth.clientId,
-    clientSecret: oauth.clientSecret,
+    clientSecret: oauth.clientSecret ?? '',
     // The secret is sent to this authorization server only, whichever one the MCP server names.
     expectedIssuer: oauth.issuer,
     ...(oauth.scope && { scope: oauth.scope }),
   });
 }
 
-function createTransport(spec: ServerSpec, logger: McpLogger, stderrTail: string[]): Transport {
+function createTransport(
+  spec: ServerSpec,
+  logger: McpLogger,
+  stderrTail: string[],
+  personProvider?: PersonSignIn,
+): Transport {
   if (spec.transport === 'http') {
     return new StreamableHTTPClientTransport(new URL(spec.url), {
       ...(spec.headers && { requestInit: { headers: spec.headers } }),
       // The SDK does the whole dance: the 401, the server's metadata, the issuer's, the token request
       // for this server's resource, a new token when it expires, and a step-up on 403 insufficient_scope.
-      ...(spec.oauth && { authProvider: clientCredentials(spec.oauth) }),
+      ...(personProvider
+        ? { authProvider: personProvider }
+        : spec.oauth && { authProvider: clientCredentials(spec.oauth) }),
     });
   }
   const transport = new StdioClientTransport({
