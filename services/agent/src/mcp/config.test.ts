@@ -194,6 +194,15 @@ describe('per-server credentials', () => {
       /"oauth.issuer"/,
     );
     expect(() => parse({ url: 'http://h/mcp', oauth: { ...oauth, password: 'x' } })).toThrow(/password/);
+    expect(() => parse({ url: 'http://h/mcp', oauth: { clientSecret: 's', issuer: 'http://a' } })).toThrow(
+      /"oauth.clientId" is required with clientSecret/,
+    );
+  });
+
+  it('lets a person sign in without a client id, for an authorization server that registers clients', () => {
+    expect(parse({ url: 'http://h/mcp', oauth: { issuer: 'http://a' } })[0]).toMatchObject({
+      oauth: { issuer: 'http://a' },
+    });
   });
 
   it('never quotes a secret in an error', () => {

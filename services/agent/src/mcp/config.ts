@@ -44,7 +44,8 @@ export interface StdioServerSpec {
 }
 
 export interface OAuthClientCredentials {
-  clientId: string;
+  /** Absent only for a person's sign-in, where the SDK then registers a client (RFC 7591). */
+  clientId?: string;
   /** With a secret: client credentials (a machine). Without: authorization code + PKCE (a person signs in). */
   clientSecret?: string;
   /** The authorization server the client is registered with: the secret goes there and nowhere else. */
@@ -75,15 +76,21 @@ const HttpEntrySchema = z.object({
   headers: stringRecord.optional().describe('Sent with every request, e.g. an Authorization header.'),
   oauth: z
     .strictObject({
-      clientId: z.string().min(1, 'must not be empty'),
+      clientId: z.string().min(1, 'must not be empty').optional(),
       // Checked for presence only: an error must never quote a secret.
       clientSecret: z.string({ error: 'must be a string' }).min(1, 'must not be empty').optional(),
       issuer: z.url({ protocol: /^https?$/, error: 'must be the http(s) URL of the authorization server' }),
       scope: z.string().optional(),
     })
+    // A secret belongs to a registered machine client; without its id it would go nowhere useful.
+    .refine((oauth) => oauth.clientSecret === undefined || oauth.clientId !== undefined, {
+      path: ['clientId'],
+      message: 'is required with clientSecret',
+    })
     .optional()
     .describe(
-      'OAuth sign-in: { clientId, clientSecret?, issuer, scope? }; without a secret a person signs in.',
+      'OAuth sign-in: { clientId?, clientSecret?, issuer, scope? }. With a secret, a machine signs in; ' +
+        'without, a person does, and without a clientId the agent registers itself (RFC 7591).',
     ),
 });
 

@@ -6,7 +6,6 @@
  */
 import {
   Client,
-  ClientCredentialsProvider,
   type ElicitResult,
   StreamableHTTPClientTransport,
   type Transport,
@@ -31,6 +30,7 @@ import {
   SIGN_IN_TIMEOUT_MS,
   startLoopbackCallback,
 } from './person-sign-in.js';
+import { RenewingClientCredentials } from './renewing-credentials.js';
 import {
   backoffDelayMs,
   connectFailureMessage,
@@ -85,6 +85,12 @@ export interface ConnectedServer {
   readonly hooks: ServerHooks;
   /** Ends a 2025-era HTTP session (so the server can free it) and closes the client; stops a stdio server. */
   close(): Promise<void>;
+  /**
+   * For a person's sign-in only: after a request was refused because the SDK sent the person to
+   * sign in again (a token that expired for good, or a step-up to more scopes), waits for the
+   * browser to come back and redeems the code. True when the request is worth sending again.
+   */
+  signInAgain?(signal?: AbortSignal): Promise<boolean>;
 }
 
 export interface ConnectOptions {
@@ -120,11 +126,14 @@ export async function connectServer(spec: ServerSpec, options: ConnectOptions): 
   let lastError: unknown;
   let made = 0;
   const person = await startPersonAuth(spec, options);
+  let connected = false;
   try {
     while (made < attempts) {
       made++;
       try {
-        return await connectOnce(spec, options, stderrTail, person);
+        const server = await connectOnce(spec, options, stderrTail, person);
+        connected = true;
+        return server;
       } catch (error) {
         lastError = error;
         options.signal?.throwIfAborted();
@@ -138,8 +147,8 @@ export async function connectServer(spec: ServerSpec, options: ConnectOptions): 
       }
     }
   } finally {
-    // Tokens stay with the provider; the listener is needed only while someone signs in.
-    await person?.callback.close();
+    // A connected server keeps its listener for a later step-up; it closes with the server.
+    if (!connected) await person?.callback.close();
   }
   throw new McpConnectError(
     connectFailureMessage(spec, target, made, lastError, stderrTail),
@@ -155,7 +164,7 @@ async function startPersonAuth(spec: ServerSpec, options: ConnectOptions): Promi
   if (spec.transport !== 'http' || !spec.oauth || spec.oauth.clientSecret !== undefined) return undefined;
   const callback = await startLoopbackCallback();
   const provider = new PersonSignIn({
-    clientId: spec.oauth.clientId,
+    ...(spec.oauth.clientId && { clientId: spec.oauth.clientId }),
     issuer: spec.oauth.issuer,
     ...(spec.oauth.scope && { scope: spec.oauth.scope }),
     redirectUrl: callback.redirectUrl,
@@ -266,7 +275,12 @@ async function connectOnce(
           await transport.terminateSession().catch(() => {});
         }
         await client.close();
+        await person?.callback.close();
       },
+      ...(person &&
+        transport instanceof StreamableHTTPClientTransport && {
+          signInAgain: (signal?: AbortSignal) => finishSignIn(spec, options, person, transport, signal),
+        }),
     };
   } catch (error) {
     await client.close().catch(() => {});
@@ -278,27 +292,42 @@ async function connectOnce(
       error instanceof UnauthorizedError &&
       transport instanceof StreamableHTTPClientTransport
     ) {
-      const state = person.provider.expectedState;
-      if (!state) throw error;
-      const params = await person.callback.next(
-        state,
-        options.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS,
-        options.signal,
-      );
-      await transport.finishAuth(params);
-      logger.info({ server: spec.name, user: person.provider.signedInAs() }, 'signed in to the MCP server');
+      if (!(await finishSignIn(spec, options, person, transport, options.signal))) throw error;
       return connectOnce(spec, options, stderrTail, person, true);
     }
     throw error;
   }
 }
 
-function clientCredentials(oauth: OAuthClientCredentials): ClientCredentialsProvider {
-  return new ClientCredentialsProvider({
-    clientId: oauth.clientId,
+/**
+ * When the SDK has just sent the person to sign in: waits for the browser to come back to the
+ * loopback listener, then lets the SDK redeem the code. False when no sign-in was started.
+ */
+async function finishSignIn(
+  spec: ServerSpec,
+  options: ConnectOptions,
+  person: PersonAuth,
+  transport: StreamableHTTPClientTransport,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  const state = person.provider.expectedState;
+  if (!person.provider.takeRedirect() || !state) return false;
+  const params = await person.callback.next(state, options.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS, signal);
+  await transport.finishAuth(params);
+  options.logger.info(
+    { server: spec.name, user: person.provider.signedInAs() },
+    'signed in to the MCP server',
+  );
+  return true;
+}
+
+function clientCredentials(oauth: OAuthClientCredentials, serverUrl: string): RenewingClientCredentials {
+  return new RenewingClientCredentials({
+    clientId: oauth.clientId ?? '',
     clientSecret: oauth.clientSecret ?? '',
     // The secret is sent to this authorization server only, whichever one the MCP server names.
-    expectedIssuer: oauth.issuer,
+    issuer: oauth.issuer,
+    serverUrl,
     ...(oauth.scope && { scope: oauth.scope }),
   });
 }
@@ -316,7 +345,7 @@ function createTransport(
       // for this server's resource, a new token when it expires, and a step-up on 403 insufficient_scope.
       ...(personProvider
         ? { authProvider: personProvider }
-        : spec.oauth && { authProvider: clientCredentials(spec.oauth) }),
+        : spec.oauth && { authProvider: clientCredentials(spec.oauth, spec.url) }),
     });
   }
   const transport = new StdioClientTransport({

@@ -13,6 +13,7 @@ import {
   SdkError,
   SdkErrorCode,
   SdkHttpError,
+  UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import type {
   CallFailure,
@@ -180,7 +181,13 @@ export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLog
           },
         });
       // Sent as the call, so what comes back on its stream is told apart from other calls'.
-      const result = await connection.router.run(call, send);
+      const result = await connection.router.run(call, send).catch(async (error: unknown) => {
+        // A person was just sent to sign in again (step-up to more scopes): once they have, send
+        // the call once more. Anything else, or a second refusal, is the call's failure.
+        if (!(error instanceof UnauthorizedError) || !(await server.signInAgain?.(options.signal)))
+          throw error;
+        return connection.router.run(call, send);
+      });
       const check = validateToolResult(result);
       if (!check.ok) {
         logger.warn(

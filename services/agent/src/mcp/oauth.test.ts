@@ -8,12 +8,14 @@ import {
   READER_CLIENT,
   startAuthServerProcess,
 } from '@mcp-workshop/auth-server/process';
+import { auth as sdkAuth } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkshopProcess, type WorkshopProcess } from '../test-support/workshop-process.js';
 import type { InputHandler } from '../types.js';
 import { parseServersConfig, type ServerSpec } from './config.js';
 import { type ConnectedServer, connectServer } from './connect.js';
 import { createMcpHub } from './hub.js';
+import { RENEW_AT_MOST_MS_BEFORE_EXPIRY, RenewingClientCredentials } from './renewing-credentials.js';
 import { McpConnectError } from './retry.js';
 import { silentLogger } from './test-support/logger.js';
 import { freePort } from './test-support/serve-fetch.js';
@@ -106,6 +108,36 @@ describe('client credentials through the SDK', () => {
     ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(McpConnectError);
     expect((error as McpConnectError).message).toMatch(/issuer|authorization server/i);
+  });
+});
+
+describe('renewal before expiry', () => {
+  it('renews the token a minute before it expires, while the old one still works', async () => {
+    let clock = Date.now();
+    const provider = new RenewingClientCredentials({
+      clientId: AGENT_CLIENT.id,
+      clientSecret: AGENT_CLIENT.secret,
+      issuer: auth.issuer,
+      serverUrl: workshop.mcpUrl,
+      now: () => clock,
+    });
+    expect(await sdkAuth(provider, { serverUrl: workshop.mcpUrl })).toBe('AUTHORIZED');
+    const first = provider.tokens();
+    const lifetimeMs = (first?.expires_in ?? 0) * 1000;
+    expect(lifetimeMs).toBeGreaterThan(0);
+
+    clock += lifetimeMs - Math.min(lifetimeMs / 2, RENEW_AT_MOST_MS_BEFORE_EXPIRY) - 1_000;
+    expect(provider.tokens()).toBe(first);
+    await provider.settled();
+    expect(provider.tokens()).toBe(first);
+
+    clock += 2_000;
+    // The request that notices is sent with the old token, which is still valid; the next gets the new one.
+    expect(provider.tokens()).toBe(first);
+    await provider.settled();
+    const second = provider.tokens();
+    expect(second?.access_token).toBeDefined();
+    expect(second?.access_token).not.toBe(first?.access_token);
   });
 });
 

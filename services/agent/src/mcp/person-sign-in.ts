@@ -13,6 +13,7 @@ import { escapeHtml } from '@mcp-workshop/shared';
 import type {
   OAuthClientMetadata,
   OAuthClientProvider,
+  OAuthDiscoveryState,
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
@@ -124,8 +125,11 @@ export async function startLoopbackCallback(): Promise<LoopbackCallback> {
 }
 
 export interface PersonSignInOptions {
-  /** A public client registered with the authorization server, e.g. `workshop-chat`. */
-  clientId: string;
+  /**
+   * A public client registered with the authorization server, e.g. `workshop-chat`. Without it the
+   * SDK registers one (dynamic client registration, RFC 7591) when the authorization server offers it.
+   */
+  clientId?: string;
   /** The authorization server the client is registered with; nothing is sent to any other. */
   issuer: string;
   scope?: string;
@@ -139,6 +143,9 @@ export class PersonSignIn implements OAuthClientProvider {
   #tokens: StoredOAuthTokens | undefined;
   #codeVerifier: string | undefined;
   #state: string | undefined;
+  #registered: StoredOAuthClientInformation | undefined;
+  #discovery: OAuthDiscoveryState | undefined;
+  #redirected = false;
   readonly #options: PersonSignInOptions;
 
   constructor(options: PersonSignInOptions) {
@@ -170,11 +177,18 @@ export class PersonSignIn implements OAuthClientProvider {
     return this.#state;
   }
 
-  clientInformation(): StoredOAuthClientInformation {
+  /** The pre-registered client, or the one the SDK registered; undefined makes the SDK register. */
+  clientInformation(): StoredOAuthClientInformation | undefined {
+    if (!this.#options.clientId) return this.#registered;
     return {
       client_id: this.#options.clientId,
       issuer: this.#options.issuer,
     } as StoredOAuthClientInformation;
+  }
+
+  /** Keeps a dynamically registered client for this process only, like the tokens. */
+  saveClientInformation(information: StoredOAuthClientInformation): void {
+    this.#registered = information;
   }
 
   tokens(): StoredOAuthTokens | undefined {
@@ -186,7 +200,27 @@ export class PersonSignIn implements OAuthClientProvider {
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
+    this.#redirected = true;
     this.#options.onSignInUrl(authorizationUrl);
+  }
+
+  /** Whether the SDK sent the person to sign in since the last call; clears the flag. */
+  takeRedirect(): boolean {
+    const redirected = this.#redirected;
+    this.#redirected = false;
+    return redirected;
+  }
+
+  /**
+   * The authorization server this sign-in started with (SEP-2352): the SDK checks the callback
+   * against it, so a code can't be redeemed at a server other than the one that issued it.
+   */
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.#discovery = state;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.#discovery;
   }
 
   saveCodeVerifier(codeVerifier: string): void {

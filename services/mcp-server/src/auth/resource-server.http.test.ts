@@ -4,13 +4,15 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import {
   AGENT_CLIENT,
   type AuthServerProcess,
   READER_CLIENT,
   startAuthServerProcess,
 } from '@mcp-workshop/auth-server/process';
-import { base64url, generateKeyPair, SignJWT } from 'jose';
+import { base64url, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   MCP_HEADERS,
@@ -272,6 +274,60 @@ describe('401 for requests without a valid token', () => {
     expect(body.error_description).toMatch(/algorithm/);
   });
 
+  it("refuses a token whose payload was changed after signing, with the issuer's own kid", async () => {
+    const [header, payload, signature] = tokens.reader.split('.');
+    const claims = JSON.parse(Buffer.from(payload as string, 'base64url').toString());
+    const raised = base64url.encode(JSON.stringify({ ...claims, scope: 'tasks:read tasks:write' }));
+    const tampered = `${header}.${raised}.${signature}`;
+    const body = await expectUnauthorized(
+      await callTool(server.mcpUrl, tampered, 'add_task', { title: 'not allowed' }),
+      tampered,
+    );
+    expect(body.error_description).toBe("The token's signature is invalid.");
+  });
+
+  it('works with any standard issuer: a third-party one, and its nbf claim', async () => {
+    const thirdParty = await startMinimalIssuer();
+    const guarded = await startTestServer({
+      auth: { issuer: await discoverIssuer(thirdParty.url), resource: RESOURCE },
+    });
+    try {
+      const valid = await thirdParty.sign({ scope: 'tasks:read' });
+      expect((await callTool(guarded.mcpUrl, valid, 'list_tasks')).status).toBe(200);
+      const early = await thirdParty.sign({ scope: 'tasks:read' }, { notBefore: '10m' });
+      const body = await expectUnauthorized(await callTool(guarded.mcpUrl, early, 'list_tasks'), early);
+      expect(body.error_description).toBe('The token is not valid yet (nbf).');
+    } finally {
+      await Promise.all([guarded.close(), thirdParty.close()]);
+    }
+  });
+
+  it('never writes a token to its logs, not even in part', async () => {
+    let logged = '';
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logged += String(chunk);
+        done();
+      },
+    });
+    const logging = await startTestServer({
+      logger: pino({ level: 'trace' }, sink),
+      auth: { issuer, resource: RESOURCE },
+    });
+    try {
+      const forged = await forgedToken('never-published');
+      for (const token of [tokens.agent, tokens.otherAudience, tokens.reader, forged]) {
+        await (await callTool(logging.mcpUrl, token, 'add_task', { title: 'logged?' })).text();
+      }
+      expect(logged).toMatch(/refused/);
+      for (const token of [tokens.agent, tokens.otherAudience, tokens.reader, forged]) {
+        for (const part of token.split('.')) expect(logged).not.toContain(part.slice(0, 16));
+      }
+    } finally {
+      await logging.close();
+    }
+  });
+
   it('refetches the JWKS once for an unknown kid, then refuses; another unknown kid within 30 s fetches nothing', async () => {
     let fetches = 0;
     const proxy = await serve(async (_req, res) => {
@@ -511,6 +567,50 @@ describe('start-up discovery', () => {
     }
   });
 });
+
+/**
+ * The smallest standard issuer: RFC 8414 metadata and a JWKS, with its own key. Nothing of the
+ * workshop's authorization server, so the resource server is shown to work with others.
+ */
+async function startMinimalIssuer() {
+  const { privateKey, publicKey } = await generateKeyPair('ES256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'third-party-1', alg: 'ES256', use: 'sig' };
+  let base = '';
+  const http = await serve((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    if (req.url === '/.well-known/oauth-authorization-server') {
+      res.end(
+        JSON.stringify({
+          issuer: base,
+          authorization_endpoint: `${base}/authorize`,
+          token_endpoint: `${base}/token`,
+          jwks_uri: `${base}/jwks`,
+          response_types_supported: ['code'],
+        }),
+      );
+    } else if (req.url === '/jwks') {
+      res.end(JSON.stringify({ keys: [jwk] }));
+    } else {
+      res.statusCode = 404;
+      res.end('{}');
+    }
+  });
+  base = http.url.replace(/\/$/, '');
+  return {
+    url: base,
+    close: http.close,
+    sign(claims: Record<string, unknown>, { notBefore }: { notBefore?: string } = {}) {
+      const jwt = new SignJWT({ client_id: 'third-party-client', ...claims })
+        .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: jwk.kid })
+        .setIssuer(base)
+        .setAudience(RESOURCE)
+        .setSubject('someone-elsewhere')
+        .setIssuedAt()
+        .setExpirationTime('5m');
+      return (notBefore ? jwt.setNotBefore(notBefore) : jwt).sign(privateKey);
+    },
+  };
+}
 
 /** A token signed by a key the issuer never published, with every claim otherwise right. */
 async function forgedToken(kid: string): Promise<string> {
