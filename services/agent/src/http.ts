@@ -3,20 +3,20 @@
  * The agent's HTTP API: `POST /api/chat` (one answer as JSON), `POST /api/chat/stream` (the same
  * as server-sent events: text deltas, tool calls as they start and end, then the result),
  * `POST /api/input/:id` (the page's answer to a tool's request for input, which the stream
- * announced as `input_request`), `GET /health`, and the chat page built from `web/` at `/`. `createAgentApp()` binds nothing;
- * `index.ts` listens.
+ * announced as `input_request`), `GET /api/status` (starting, ready or failed; the sign-in link;
+ * who is signed in), `GET /health`, and the chat page built from `web/` at `/`. It may serve
+ * before the agent is connected (`startup.ts`): the chat then answers 503. `createAgentApp()` binds
+ * nothing; `index.ts` listens.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
-import express, { type ErrorRequestHandler, type Express, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { InputBroker } from './input-broker.js';
 import { ModelError } from './llm/errors.js';
-import type { ModelDescription } from './llm/provider.js';
 import type { Logger } from './logger.js';
-import type { Agent } from './loop.js';
-import type { McpHub } from './types.js';
+import { type AgentStartup, type ReadyAgent, readyStartup } from './startup.js';
 
 /** A question is a paragraph, not a document. */
 export const MAX_MESSAGE_CHARS = 8_000;
@@ -58,10 +58,7 @@ const ChatRequest = z.strictObject({
     .optional(),
 });
 
-export interface AgentAppOptions {
-  agent: Agent;
-  hub: McpHub;
-  model: ModelDescription;
+interface CommonAppOptions {
   logger: Logger;
   allowedHosts?: string[];
   allowedOrigins?: string[];
@@ -69,8 +66,15 @@ export interface AgentAppOptions {
   inputBroker?: InputBroker;
 }
 
+/**
+ * An agent that is already connected (`agent`, `hub`, `model`), or a start-up still under way,
+ * which `index.ts` uses so the page can show the sign-in link while the agent connects.
+ */
+export type AgentAppOptions = CommonAppOptions & (ReadyAgent | { startup: AgentStartup });
+
 export function createAgentApp(options: AgentAppOptions): Express {
-  const { agent, hub, model, logger, inputBroker } = options;
+  const { logger, inputBroker } = options;
+  const startup = 'startup' in options ? options.startup : readyStartup(options);
   const app = express();
   app.disable('x-powered-by');
   app.use(hostHeaderValidation([...LOCALHOST_NAMES, ...(options.allowedHosts ?? [])]));
@@ -84,19 +88,60 @@ export function createAgentApp(options: AgentAppOptions): Express {
     );
   }
 
+  // Healthy means "can chat": 503 while connecting (or waiting for a person to sign in) and after a
+  // failed start, so whoever waits on /health (docker, `pnpm start:secure`) waits for a working agent.
   app.get('/health', (_req, res) => {
-    res.json({ status: 'ok', model, servers: hub.servers(), tools: hub.tools().length });
+    const ready = startup.ready();
+    if (!ready) {
+      const { state, error } = startup.status();
+      return void res
+        .status(503)
+        .json({ status: state, ready: false, ...(error !== undefined && { error }) });
+    }
+    const { hub, model } = ready;
+    res.json({ status: 'ok', ready: true, model, servers: hub.servers(), tools: hub.tools().length });
   });
 
-  app.get('/api/tools', async (_req, res) => {
+  app.get('/api/status', (_req, res) => {
+    // The page polls this while starting; a cached answer would hide the sign-in link or the change to ready.
+    res.set('cache-control', 'no-store').json(startup.status());
+  });
+
+  // Everything below needs the connected agent.
+  const whenReady: RequestHandler = (_req, res, next) => {
+    if (startup.ready()) return next();
+    const { state, signIn, error } = startup.status();
+    res
+      .status(503)
+      .set('retry-after', '2')
+      .json({
+        error:
+          state === 'failed'
+            ? `The agent could not start: ${error ?? 'see its log'}`
+            : signIn
+              ? `The agent is waiting for you to sign in to "${signIn.server}": open the link on the page.`
+              : 'The agent is still connecting to its MCP servers; try again in a moment.',
+        state,
+      });
+  };
+  const readyAgent = (): ReadyAgent => {
+    const ready = startup.ready();
+    // whenReady ran first; a start-up never goes back from ready.
+    if (!ready) throw new Error('the agent is not ready');
+    return ready;
+  };
+
+  app.get('/api/tools', whenReady, async (_req, res) => {
+    const { hub } = readyAgent();
     // Re-read any server that sent tools/list_changed, so the page's tools panel follows the server.
     await hub.refresh().catch((error: unknown) => logger.warn({ err: error }, 'tool refresh failed'));
     res.json({ tools: hub.tools() });
   });
 
-  app.post('/api/chat', async (req, res) => {
+  app.post('/api/chat', whenReady, async (req, res) => {
     const parsed = ChatRequest.safeParse(req.body);
     if (!parsed.success) return badRequest(res, parsed.error);
+    const { agent } = readyAgent();
     try {
       const result = await agent.ask(parsed.data.message, { conversationId: parsed.data.conversationId });
       res.json({
@@ -110,9 +155,10 @@ export function createAgentApp(options: AgentAppOptions): Express {
     }
   });
 
-  app.post('/api/chat/stream', async (req, res) => {
+  app.post('/api/chat/stream', whenReady, async (req, res) => {
     const parsed = ChatRequest.safeParse(req.body);
     if (!parsed.success) return badRequest(res, parsed.error);
+    const { agent } = readyAgent();
     res.writeHead(200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',

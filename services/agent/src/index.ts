@@ -2,46 +2,85 @@
 /**
  * @module index
  * The long-running agent (`pnpm start`): the HTTP API on AGENT_HOST:AGENT_PORT (default
- * 127.0.0.1:3001). It waits for the MCP server with retries, since under docker-compose it may
- * start first. The only file here that listens.
+ * 127.0.0.1:3001). It listens first and then connects to the MCP servers, with retries since under
+ * docker-compose they may start later, so a person can open the page and follow the sign-in link
+ * while it connects (`startup.ts`). The only file here that listens.
  */
+import type { Server } from 'node:http';
 import { EnvError, loadAgentEnv } from './env.js';
 import { createAgentApp } from './http.js';
 import { createInputBroker } from './input-broker.js';
 import { createLogger } from './logger.js';
-import { startRuntime } from './runtime.js';
+import { type Runtime, startRuntime } from './runtime.js';
+import { createAgentStartup } from './startup.js';
+
+/**
+ * After a failed start the page keeps showing why for this long; then the process exits with 1, so
+ * a supervisor (docker's `restart: unless-stopped`) tries again.
+ */
+export const FAILED_LINGER_MS = 60_000;
+/** On SIGTERM while still connecting: how long to let the connections close before exiting anyway. */
+const STOP_GRACE_MS = 5_000;
 
 async function main(): Promise<void> {
   const env = loadAgentEnv();
   const logger = createLogger(env.LOG_LEVEL === 'warn' ? 'info' : env.LOG_LEVEL);
   // Tools' requests for input go to the open chat page; with no page open they are declined.
   const inputBroker = createInputBroker();
-  const runtime = await startRuntime({ env, logger, onInput: inputBroker.handler });
+  const startup = createAgentStartup();
   const app = createAgentApp({
-    agent: runtime.agent,
-    hub: runtime.hub,
-    model: runtime.model.description,
+    startup,
     logger,
     allowedHosts: env.AGENT_ALLOWED_HOSTS,
     allowedOrigins: env.AGENT_ALLOWED_ORIGINS,
     inputBroker,
   });
-  const server = app.listen(env.AGENT_PORT, env.AGENT_HOST);
-  server.once('listening', () => {
-    logger.info(
-      { url: `http://${env.AGENT_HOST}:${env.AGENT_PORT}`, model: runtime.model.description.label },
-      'agent listening',
-    );
+  const url = `http://${env.AGENT_HOST}:${env.AGENT_PORT}`;
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(env.AGENT_PORT, env.AGENT_HOST, () => resolve(listening));
+    listening.once('error', (error: NodeJS.ErrnoException) => {
+      const hint = error.code === 'EADDRINUSE' ? ` Port ${env.AGENT_PORT} is in use: set AGENT_PORT.` : '';
+      logger.fatal({ err: error }, `could not start the agent.${hint}`);
+      process.exit(1);
+    });
   });
-  server.once('error', (error: NodeJS.ErrnoException) => {
-    const hint = error.code === 'EADDRINUSE' ? ` Port ${env.AGENT_PORT} is in use: set AGENT_PORT.` : '';
-    logger.fatal({ err: error }, `could not start the agent.${hint}`);
-    process.exit(1);
+  logger.info({ url }, 'page and /api/status up; connecting to the MCP servers');
+
+  const stopping = new AbortController();
+  let runtime: Runtime | undefined;
+  const starting = startRuntime({
+    env,
+    logger,
+    onInput: inputBroker.handler,
+    signal: stopping.signal,
+    ...startup.hooks,
+    // The page shows the link too (`GET /api/status`); the log keeps it for whoever runs it headless.
+    onSignIn: (event) => {
+      startup.hooks.onSignIn(event);
+      logger.warn({ ...event, page: url }, 'sign in to the MCP server: open this link, or the chat page');
+    },
+  }).then((started) => {
+    runtime = started;
+    return started;
   });
+  void startup.follow(starting).then(() => {
+    const { state, model, error } = startup.status();
+    // Same words as before the agent listened first: doc/WORKSHOP.md shows this line.
+    if (state === 'ready') return void logger.info({ url, model: model?.label }, 'agent listening');
+    if (stopping.signal.aborted) return;
+    logger.fatal(`could not start the agent: ${error}`);
+    setTimeout(() => process.exit(1), FAILED_LINGER_MS).unref();
+  });
+
   const stop = async () => {
+    stopping.abort(new Error('The agent is stopping.'));
     server.close();
     server.closeAllConnections();
-    await runtime.close();
+    await Promise.race([
+      starting.catch(() => undefined),
+      new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref()),
+    ]);
+    await runtime?.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());

@@ -37,6 +37,10 @@ export interface RuntimeOptions {
   connectAttempts?: number;
   /** Shows a person the link to sign in to a server (an `oauth` entry without a secret). */
   onSignIn?: (event: { server: string; url: string }) => void;
+  /** Hears that such a sign-in is over: who signed in, or no `user` when it failed. */
+  onSignInEnd?: (event: { server: string; user?: string }) => void;
+  /** Stops connecting: the HTTP agent listens while it connects, and may be stopped meanwhile. */
+  signal?: AbortSignal;
 }
 
 export interface Runtime {
@@ -110,6 +114,8 @@ async function connectServers(
       logger,
       retry: { attempts, initialDelayMs: 250, maxDelayMs: 4_000 },
       ...(options.onSignIn && { onSignIn: options.onSignIn }),
+      ...(options.onSignInEnd && { onSignInEnd: options.onSignInEnd }),
+      ...(options.signal && { signal: options.signal }),
     });
     connected.push(server);
     closers.push(() => server.close());

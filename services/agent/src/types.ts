@@ -107,6 +107,14 @@ export interface ServerInfo {
   implementation?: { name: string; version: string };
   /** The server's usage guide for the model (`instructions`); worth putting in the system prompt. */
   instructions?: string;
+  /** Who the agent signed in as, for a server with an `oauth` entry. Never a token. */
+  signedInAs?: SignedInAs;
+}
+
+/** A person (their `sub`, authorization code with PKCE) or a machine (its client id, client credentials). */
+export interface SignedInAs {
+  user: string;
+  kind: 'person' | 'client';
 }
 
 /** What the person is asked when a tool requests input (elicitation). */

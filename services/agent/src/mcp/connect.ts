@@ -21,6 +21,7 @@ import type {
   JsonSchema,
   LogEvent,
   ServerInfo,
+  SignedInAs,
 } from '../types.js';
 import { describeTarget, type OAuthClientCredentials, type ServerSpec } from './config.js';
 import { listServerTools, MAX_TOOL_LIST_PAGES } from './discover.js';
@@ -109,6 +110,11 @@ export interface ConnectOptions {
   onSignIn?: (event: { server: string; url: string }) => void;
   /** How long to wait for the person to sign in; defaults to {@link SIGN_IN_TIMEOUT_MS}. */
   signInTimeoutMs?: number;
+  /**
+   * Hears that a sign-in shown through `onSignIn` is over: `user` is who signed in, unset when it
+   * failed. The web page takes the link down then.
+   */
+  onSignInEnd?: (event: { server: string; user?: string }) => void;
 }
 
 /** A person's sign-in in progress: the SDK provider and the loopback listener it redirects to. */
@@ -253,7 +259,7 @@ async function connectOnce(
       ...(options.signal && { signal: options.signal }),
     });
     const tools = await listServerTools(client, spec.name, options.signal ? { signal: options.signal } : {});
-    const info = serverInfo(spec, client);
+    const info = serverInfo(spec, client, person?.provider);
     logger.info(
       {
         server: spec.name,
@@ -279,7 +285,13 @@ async function connectOnce(
       },
       ...(person &&
         transport instanceof StreamableHTTPClientTransport && {
-          signInAgain: (signal?: AbortSignal) => finishSignIn(spec, options, person, transport, signal),
+          signInAgain: async (signal?: AbortSignal) => {
+            const signedIn = await finishSignIn(spec, options, person, transport, signal);
+            // Signing in again may have been as someone else.
+            const as = signedInAs(spec, person.provider);
+            if (signedIn && as) info.signedInAs = as;
+            return signedIn;
+          },
         }),
     };
   } catch (error) {
@@ -312,12 +324,16 @@ async function finishSignIn(
 ): Promise<boolean> {
   const state = person.provider.expectedState;
   if (!person.provider.takeRedirect() || !state) return false;
-  const params = await person.callback.next(state, options.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS, signal);
-  await transport.finishAuth(params);
-  options.logger.info(
-    { server: spec.name, user: person.provider.signedInAs() },
-    'signed in to the MCP server',
-  );
+  try {
+    const params = await person.callback.next(state, options.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS, signal);
+    await transport.finishAuth(params);
+  } catch (error) {
+    options.onSignInEnd?.({ server: spec.name });
+    throw error;
+  }
+  const user = person.provider.signedInAs();
+  options.logger.info({ server: spec.name, user }, 'signed in to the MCP server');
+  options.onSignInEnd?.({ server: spec.name, ...(user && { user }) });
   return true;
 }
 
@@ -378,9 +394,20 @@ function createTransport(
   return transport;
 }
 
-function serverInfo(spec: ServerSpec, client: Client): ServerInfo {
+/** For display: a person's `sub` from the token, or the machine's client id; never the token itself. */
+function signedInAs(spec: ServerSpec, person: PersonSignIn | undefined): SignedInAs | undefined {
+  if (person) {
+    const user = person.signedInAs();
+    return user ? { user, kind: 'person' } : undefined;
+  }
+  if (spec.transport !== 'http' || !spec.oauth?.clientId) return undefined;
+  return { user: spec.oauth.clientId, kind: 'client' };
+}
+
+function serverInfo(spec: ServerSpec, client: Client, person: PersonSignIn | undefined): ServerInfo {
   const implementation = client.getServerVersion();
   const instructions = client.getInstructions();
+  const as = signedInAs(spec, person);
   return {
     name: spec.name,
     target: describeTarget(spec),
@@ -388,6 +415,7 @@ function serverInfo(spec: ServerSpec, client: Client): ServerInfo {
     era: client.getProtocolEra() === 'modern' ? 'modern' : 'legacy',
     ...(implementation && { implementation: { name: implementation.name, version: implementation.version } }),
     ...(instructions && { instructions }),
+    ...(as && { signedInAs: as }),
   };
 }
 

@@ -2,15 +2,18 @@
  * @module main
  * The chat page: sends a message to `POST /api/chat/stream`, streams the answer into the page,
  * and draws each tool call as it starts, progresses and ends. When a tool asks the person for input
- * (`input_request`), it shows a small form in the turn (`input-form.ts`). Partners: `src/http.ts`,
+ * (`input_request`), it shows a small form in the turn (`input-form.ts`). It polls `GET /api/status`
+ * while the agent starts or waits for a person to sign in (`status-view.ts`). Partners: `src/http.ts`,
  * `trace-view.ts`.
  */
 import { el } from './dom.js';
 import { createInputForm, focusInputForm } from './input-form.js';
 import { readEvents } from './sse.js';
+import { describeSignedIn, renderStartupBanner } from './status-view.js';
 import { refreshTools } from './tools-panel.js';
 import { createTraceEntry, serverLogsView, type TraceEntry } from './trace-view.js';
 import type {
+  AgentStatus,
   Health,
   InputRequestEvent,
   ServerLogEntry,
@@ -21,6 +24,10 @@ import type {
 
 /** The tool list can change (`tools/list_changed`); a slow poll is plenty for a workshop. */
 const TOOLS_REFRESH_MS = 15_000;
+/** While the agent starts, a person signs in, or a turn runs (it may need a new sign-in): look often. */
+const STATUS_POLL_FAST_MS = 1_000;
+/** Once ready and idle, only a slow look, for a sign-in a later step-up asks for. */
+const STATUS_POLL_SLOW_MS = 10_000;
 
 function byId<T extends HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -34,8 +41,20 @@ const send = byId<HTMLButtonElement>('send');
 const messages = byId<HTMLDivElement>('messages');
 const status = byId<HTMLParagraphElement>('status');
 const toolsList = byId<HTMLUListElement>('tools-list');
+const banner = byId<HTMLDivElement>('startup-banner');
+const signedInBadge = byId<HTMLSpanElement>('signed-in-badge');
 let conversationId: string | undefined;
 let busy = false;
+let ready = false;
+
+/** A live region re-announces text set again, even unchanged: set it only when it changes. */
+function setStatus(text: string): void {
+  if (status.textContent !== text) status.textContent = text;
+}
+
+function updateSend(): void {
+  send.disabled = busy || !ready;
+}
 
 /**
  * A server as it introduced itself, e.g. "workshop → mcp-workshop-server 0.1.0 · 2026-07-28 (modern)":
@@ -54,25 +73,52 @@ export function describeModel(model: Health['model']): string {
   return `${model.model} at ${model.baseUrl}`;
 }
 
-async function loadHealth(): Promise<void> {
-  const modelBadge = byId('model-badge');
+function showReady(status: AgentStatus): void {
+  if (status.model) byId('model-badge').textContent = `Model: ${describeModel(status.model)}`;
   const protocolBadge = byId('protocol-badge');
+  const servers = status.servers ?? [];
+  const versions = servers.map(describeServer);
+  protocolBadge.textContent = `MCP: ${versions.length > 0 ? versions.join(', ') : 'no server connected'}`;
+  const targets = servers.map((s) => `${s.name}: ${s.target ?? 'unknown address'}`);
+  if (targets.length > 0) protocolBadge.title = targets.join('\n');
+}
+
+/** Reads `/api/status`, updates the banner and the header, and plans the next look. */
+async function pollStatus(): Promise<void> {
+  let next = STATUS_POLL_FAST_MS;
   try {
-    const response = await fetch('./health');
-    const health = (await response.json()) as Health;
-    modelBadge.textContent = `Model: ${describeModel(health.model)}`;
-    const versions = health.servers.map(describeServer);
-    protocolBadge.textContent = `MCP: ${versions.length > 0 ? versions.join(', ') : 'no server connected'}`;
-    const targets = health.servers.map((s) => `${s.name}: ${s.target ?? 'unknown address'}`);
-    if (targets.length > 0) protocolBadge.title = targets.join('\n');
-  } catch (error) {
-    modelBadge.textContent = `Model: unknown (${String(error)})`;
+    const response = await fetch('./api/status', { cache: 'no-store' });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const current = (await response.json()) as AgentStatus;
+    renderStartupBanner(banner, current);
+    const who = describeSignedIn(current.signedIn);
+    if (signedInBadge.textContent !== who) signedInBadge.textContent = who;
+    signedInBadge.hidden = who === '';
+    if (current.state === 'ready' && !ready) {
+      ready = true;
+      showReady(current);
+      updateSend();
+      if (!busy) status.textContent = '';
+      void refreshTools(toolsList);
+    } else if (current.state === 'starting') {
+      setStatus(current.signIn ? 'Waiting for you to sign in…' : 'Connecting…');
+    } else if (current.state === 'failed') {
+      setStatus('The agent could not start.');
+      byId('model-badge').textContent = 'Model: unavailable';
+      byId('protocol-badge').textContent = 'MCP: not connected';
+    }
+    // A failed agent stays failed until it restarts (index.ts exits after a minute), so look slowly.
+    const settled = current.state === 'failed' || (current.state === 'ready' && !busy && !current.signIn);
+    if (settled) next = STATUS_POLL_SLOW_MS;
+  } catch {
+    // The agent may be restarting; keep looking.
   }
+  setTimeout(() => void pollStatus(), next);
 }
 
 async function ask(message: string): Promise<void> {
   busy = true;
-  send.disabled = true;
+  updateSend();
   status.textContent = 'Thinking…';
   const answer = el('div', { class: 'answer', 'aria-live': 'polite', 'data-testid': 'answer' });
   const traceList = el('ol', { class: 'trace', 'data-testid': 'tool-trace', 'aria-label': 'Tool calls' });
@@ -140,7 +186,7 @@ async function ask(message: string): Promise<void> {
     for (const stale of turn.querySelectorAll('[data-testid=input-form]')) stale.remove();
     if (traceList.childElementCount === 0) traceList.remove();
     busy = false;
-    send.disabled = false;
+    updateSend();
     void refreshTools(toolsList);
   }
 }
@@ -148,7 +194,7 @@ async function ask(message: string): Promise<void> {
 form.addEventListener('submit', (event) => {
   event.preventDefault();
   const message = input.value.trim();
-  if (!message || busy) return;
+  if (!message || busy || !ready) return;
   input.value = '';
   void ask(message);
 });
@@ -167,6 +213,8 @@ byId('new-conversation').addEventListener('click', () => {
   input.focus();
 });
 
-void loadHealth();
-void refreshTools(toolsList);
-setInterval(() => void refreshTools(toolsList), TOOLS_REFRESH_MS);
+updateSend();
+void pollStatus();
+setInterval(() => {
+  if (ready) void refreshTools(toolsList);
+}, TOOLS_REFRESH_MS);

@@ -66,6 +66,17 @@ export interface Health {
   tools: number;
 }
 
+/** `GET /api/status`: the agent's start-up, the pending sign-in link, who is signed in. */
+export interface AgentStatus {
+  state: 'starting' | 'ready' | 'failed';
+  signIn?: { server: string; url: string };
+  signedIn: { server: string; user: string; kind: 'person' | 'client' }[];
+  /** Once ready, the same as `/health`. */
+  model?: Health['model'];
+  servers?: Health['servers'];
+  error?: string;
+}
+
 export interface Tool {
   server: string;
   name: string;

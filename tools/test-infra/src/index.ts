@@ -1,0 +1,12 @@
+/**
+ * @module test-infra
+ * Test-only helpers that run real system servers on loopback: a throwaway PostgreSQL cluster and
+ * HAProxy. Tests that need them ask `systemPrograms()` first, and skip with one line on a laptop.
+ */
+export { freePort } from './free-port.js';
+export type { HaproxyBackend, RunningHaproxy, StartHaproxyOptions } from './haproxy.js';
+export { HAPROXY_CONFIG_PATH, loopbackConfig, startHaproxy } from './haproxy.js';
+export type { PostgresCluster } from './postgres.js';
+export { startPostgres } from './postgres.js';
+export type { Availability } from './system-binaries.js';
+export { findHaproxy, findPostgresBin, systemPrograms } from './system-binaries.js';

@@ -1,0 +1,68 @@
+/**
+ * @module system-binaries
+ * Finds the system programs the scale-out tests need (PostgreSQL's server, HAProxy), and decides
+ * what a test does without them: CI fails, a laptop skips with one line that says how to run them.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { testInfraEnv } from './env.js';
+
+/** Debian and Ubuntu put each PostgreSQL major's server programs here. */
+const DEBIAN_PG_ROOT = '/usr/lib/postgresql';
+
+/** The folder with initdb and pg_ctl, or undefined when PostgreSQL's server is not installed. */
+export function findPostgresBin(): string | undefined {
+  const candidates: string[] = [];
+  if (testInfraEnv.pgBin) candidates.push(testInfraEnv.pgBin);
+  if (existsSync(DEBIAN_PG_ROOT)) {
+    const majors = readdirSync(DEBIAN_PG_ROOT)
+      .filter((name) => /^\d+$/.test(name))
+      .sort((a, b) => Number(b) - Number(a));
+    candidates.push(...majors.map((major) => path.join(DEBIAN_PG_ROOT, major, 'bin')));
+  }
+  candidates.push(...testInfraEnv.path.split(path.delimiter).filter(Boolean));
+  return candidates.find(
+    (dir) => existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'pg_ctl')),
+  );
+}
+
+/** The haproxy binary, or undefined when HAProxy is not installed. */
+export function findHaproxy(): string | undefined {
+  const candidates = [
+    ...(testInfraEnv.haproxyBin ? [testInfraEnv.haproxyBin] : []),
+    ...testInfraEnv.path.split(path.delimiter).map((dir) => path.join(dir, 'haproxy')),
+    '/usr/sbin/haproxy',
+  ];
+  return candidates.find((file) => existsSync(file));
+}
+
+export interface Availability {
+  /** True when every program was found. */
+  ok: boolean;
+  /** The one line a laptop run prints when it skips; empty when ok. */
+  skipLine: string;
+}
+
+const INSTALL_HINT = {
+  postgres: 'postgresql',
+  haproxy: 'haproxy',
+} as const;
+
+/**
+ * Whether the named programs are here. In CI a missing one throws, because CI installs them and a
+ * skip there would hide a broken install step.
+ */
+export function systemPrograms(what: string, needs: ReadonlyArray<keyof typeof INSTALL_HINT>): Availability {
+  const missing = needs.filter((need) => (need === 'postgres' ? !findPostgresBin() : !findHaproxy()));
+  if (missing.length === 0) return { ok: true, skipLine: '' };
+  const packages = missing.map((need) => INSTALL_HINT[need]).join(' ');
+  if (testInfraEnv.ci) {
+    throw new Error(
+      `CI never skips ${what}, but ${missing.join(' and ')} is missing: apt-get install -y ${packages}`,
+    );
+  }
+  return {
+    ok: false,
+    skipLine: `skipped: ${what} need ${missing.join(' and ')} (sudo apt-get install -y ${packages}, then pnpm test again)`,
+  };
+}
