@@ -7,22 +7,37 @@
  *   node scripts/check-compose.mjs --skip-build  only the static checks and the services from dist/
  *   node scripts/check-compose.mjs --keep        keep the replay's temporary folders, and say where
  *
- * 1. Static: every variable compose or an image sets is one the service reads (its env schema's
- *    keys, `SERVER_ENV_KEYS` / `AGENT_ENV_KEYS` / `DEMO_MODEL_ENV_KEYS`), and the values parse, with .env empty and with
- *    .env.example's values; every `${VAR}` compose reads is documented in .env.example and the
- *    other way round; every port (ports, expose, EXPOSE, healthchecks, URLs between services)
- *    matches the port the service listens on, and the local default where there is one; every
- *    depends_on waits for a healthcheck; the Dockerfiles are multi-stage with `pnpm deploy`, a
+ * 1. Static: every built service is one of SERVICES: a package under its own name, which starts
+ *    without a profile, or a copy of it behind a profile (`mcp-server-secure`, the replicas
+ *    `mcp-server-1..3`, `agent-secure`, `agent-scaled`; the `auth-server` package runs only under
+ *    one); a service from an image sits behind a profile and names a version tag. Every variable
+ *    compose or an image sets is one the service reads (its env schema's keys, `SERVER_ENV_KEYS` /
+ *    `AGENT_ENV_KEYS` / `DEMO_MODEL_ENV_KEYS` / `AUTH_SERVER_ENV_KEYS`), and the values parse, with
+ *    .env empty and with .env.example's values; every `${VAR}` compose reads is documented in
+ *    .env.example and the other way round; every port (ports, expose, EXPOSE, healthchecks, URLs
+ *    between services, also in comma lists) matches the port the service listens on, and the local
+ *    default where there is one (a profiled copy may publish another host port; no two services
+ *    publish the same one); a URL that calls a service has a depends_on that waits for its
+ *    healthcheck, and the Host it dials is allowed by the service, or, for a proxy from an image
+ *    (HAProxy), by every service the proxy depends on; a URL that only names a service (an issuer,
+ *    a resource) needs no depends_on; a service under a profile is depended on with
+ *    `required: false` from services outside that profile; DATA_DIR is on a named volume unless
+ *    DATABASE_URL keeps the tasks elsewhere; the Dockerfiles are multi-stage with `pnpm deploy`, a
  *    Node 22 or 24 slim base, a non-root USER and a HEALTHCHECK.
  * 2. From dist/: starts each built service as compose would (the image's ENV plus compose's
  *    environment; 0.0.0.0 becomes 127.0.0.1, every port a free one, service names local URLs, paths
- *    a temporary folder) in depends_on order, and GETs each healthcheck URL: 200 or it fails.
+ *    a temporary folder per service) in depends_on order, every profile at once (so `auth`: the
+ *    authorization server, the secured server, the agent signed in), and GETs each healthcheck URL:
+ *    200 or it fails; an agent must have found the demo model and the MCP server's tools. A service
+ *    that depends on a service from an image (Postgres, HAProxy), or on one skipped for that, is
+ *    skipped here and in 3, with one line saying why.
  * 3. Build replay: runs each Dockerfile's `build` stage (its COPY lines, honouring .dockerignore,
  *    and its RUN lines, verbatim) in a temporary folder, assembles each runtime stage from its
  *    COPY lines, starts its CMD from its WORKDIR, and checks health again; for the server also
  *    that the ADRs sit where dist/resources/adr.js looks for them.
- * What needs an engine stays unchecked: the base images, the runtime stage's RUN lines (mkdir and
- * chown of /data), running as USER node, Docker networking and the named volume.
+ * What needs an engine stays unchecked: the base images and the images compose pulls (Postgres,
+ * HAProxy, Ollama) with their healthchecks, the runtime stage's RUN lines (mkdir and chown of
+ * /data), running as USER node, Docker networking and the named volumes.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,13 +65,17 @@ const MUST_IGNORE = [
   'node_modules',
   'services/agent/node_modules',
   'services/mcp-server/dist',
+  'services/auth-server/dist',
   '.env',
   '.git',
 ];
 
 /**
- * The services this repository builds, by compose service name: the package, its env module, the
- * variables it binds to, and its default port when started locally (none: a free port).
+ * The packages this repository builds, by compose service name: the package, its env module, the
+ * variables it binds to, its Host allow-list (none: it accepts any Host), the variables whose URLs
+ * only name a service (an issuer, a resource: no call, so no depends_on), its default port when
+ * started locally (none: a free port), and the profiled compose services that run copies of it.
+ * `profileOnly`: the package runs under a profile only, under its own name too.
  */
 const SERVICES = {
   'mcp-server': {
@@ -66,7 +85,10 @@ const SERVICES = {
     keys: 'SERVER_ENV_KEYS',
     hostVar: 'HOST',
     portVar: 'PORT',
+    hostsVar: 'MCP_ALLOWED_HOSTS',
+    identifierVars: ['MCP_RESOURCE_URL'],
     localPort: 3000,
+    copies: ['mcp-server-secure', 'mcp-server-1', 'mcp-server-2', 'mcp-server-3'],
   },
   agent: {
     dir: 'services/agent',
@@ -75,7 +97,10 @@ const SERVICES = {
     keys: 'AGENT_ENV_KEYS',
     hostVar: 'AGENT_HOST',
     portVar: 'AGENT_PORT',
+    hostsVar: 'AGENT_ALLOWED_HOSTS',
+    identifierVars: [],
     localPort: 3001,
+    copies: ['agent-secure', 'agent-scaled'],
   },
   'demo-model': {
     dir: 'services/demo-model',
@@ -84,9 +109,27 @@ const SERVICES = {
     keys: 'DEMO_MODEL_ENV_KEYS',
     hostVar: 'DEMO_MODEL_HOST',
     portVar: 'DEMO_MODEL_PORT',
+    identifierVars: [],
     localPort: 3002,
+    copies: [],
+  },
+  'auth-server': {
+    dir: 'services/auth-server',
+    envModule: 'services/auth-server/dist/env.js',
+    load: 'loadAuthServerEnv',
+    keys: 'AUTH_SERVER_ENV_KEYS',
+    hostVar: 'AUTH_HOST',
+    portVar: 'AUTH_PORT',
+    identifierVars: ['AUTH_ISSUER', 'MCP_RESOURCE_URL'],
+    localPort: 3003,
+    copies: [],
+    profileOnly: true,
   },
 };
+for (const [name, spec] of Object.entries(SERVICES)) spec.name = name;
+/** The package a compose service runs: its own name, or one of the copies a package lists. */
+const specFor = (name) =>
+  SERVICES[name] ?? Object.values(SERVICES).find((spec) => spec.copies.includes(name));
 
 const { values: args } = parseArgs({
   options: {
@@ -405,7 +448,8 @@ function runStep(argv, { cwd, env }) {
 // ---------------------------------------------------------------------------------------------
 // 1. Static checks
 
-const compose = parseYaml(fs.readFileSync(COMPOSE_FILE, 'utf8'));
+// merge: compose honours YAML merge keys (`<<: *anchor`), which the file uses for its copies.
+const compose = parseYaml(fs.readFileSync(COMPOSE_FILE, 'utf8'), { merge: true });
 const exampleVars = parseDotEnv(fs.readFileSync(ENV_EXAMPLE, 'utf8'));
 const composeServices = compose.services ?? {};
 const envModules = new Map();
@@ -427,11 +471,38 @@ const dockerfiles = new Map();
 /** Per service: the resolved picture the later phases start from. */
 const plans = [];
 
+/** Published host ports, by service, across every profile: two services on one port cannot run together. */
+const published = new Map();
+/** `[hostIp, published, target]` of a `ports` entry, in either of compose's forms. */
+function portMapping(entry) {
+  const text =
+    typeof entry === 'object' ? `${entry.host_ip ?? ''}:${entry.published}:${entry.target}` : String(entry);
+  const parts = text.split('/')[0].split(':');
+  return {
+    text,
+    hostIp: parts.at(-3),
+    published: Number(parts.at(-2) ?? parts.at(-1)),
+    target: Number(parts.at(-1)),
+  };
+}
 for (const [name, service] of Object.entries(composeServices)) {
-  const spec = SERVICES[name];
+  for (const entry of service.ports ?? []) {
+    const { published: port } = portMapping(entry);
+    if (published.has(port)) fail(`${name}: publishes host port ${port}, as ${published.get(port)} does`);
+    else published.set(port, name);
+  }
+}
+
+for (const [name, service] of Object.entries(composeServices)) {
+  const spec = specFor(name);
   if (!service.build) {
     if (!service.image) fail(`${name}: neither build nor image`);
     else if (!service.profiles?.length) fail(`${name}: a service from an image must sit behind a profile`);
+    else if (
+      !/^[^:@\s]+(:[\w][\w.-]*)(@sha256:[0-9a-f]{64})?$/.test(service.image) ||
+      /:latest\b/.test(service.image)
+    )
+      fail(`${name}: image ${service.image} should name a version tag, not latest`);
     for (const value of Object.values(composeEnvironment(service))) {
       for (const key of interpolate(value, exampleVars).used) interpolated.add(key);
     }
@@ -441,7 +512,13 @@ for (const [name, service] of Object.entries(composeServices)) {
     fail(`${name}: built by compose but unknown to scripts/check-compose.mjs (add it to SERVICES)`);
     continue;
   }
-  if (service.profiles?.length) fail(`${name}: built services start by default, without a profile`);
+  // A package's own service starts by default; its copies, and a profile-only package, need a profile.
+  const isCopy = name !== spec.name;
+  const profiled = Boolean(service.profiles?.length);
+  if (!isCopy && !spec.profileOnly && profiled)
+    fail(`${name}: built services start by default, without a profile`);
+  if ((isCopy || spec.profileOnly) && !profiled)
+    fail(`${name}: ${isCopy ? `a copy of ${spec.name}` : spec.dir} runs only under a profile; add one`);
 
   const context = path.resolve(ROOT, service.build.context ?? '.');
   if (context !== ROOT) fail(`${name}: build.context must be the repository root (the workspace)`);
@@ -542,16 +619,11 @@ for (const [name, service] of Object.entries(composeServices)) {
     );
   }
   for (const entry of service.ports ?? []) {
-    const text =
-      typeof entry === 'object' ? `${entry.host_ip ?? ''}:${entry.published}:${entry.target}` : String(entry);
-    const parts = text.split('/')[0].split(':');
-    const [target, published, hostIp] = [
-      Number(parts.at(-1)),
-      Number(parts.at(-2) ?? parts.at(-1)),
-      parts.at(-3),
-    ];
+    const { text, hostIp, published: hostPort, target } = portMapping(entry);
     if (target !== port) fail(`${name}: ports ${text} targets ${target}, the service listens on ${port}`);
-    if (published !== port) fail(`${name}: ports ${text} publishes ${published}, local runs use ${port}`);
+    // A copy runs next to the package's own service, so it publishes another host port.
+    if (!isCopy && hostPort !== port)
+      fail(`${name}: ports ${text} publishes ${hostPort}, local runs use ${port}`);
     if (hostIp !== '127.0.0.1')
       fail(`${name}: ports ${text} should publish on 127.0.0.1 only, as local runs bind`);
   }
@@ -595,7 +667,7 @@ for (const [name, service] of Object.entries(composeServices)) {
   const volumes = (service.volumes ?? []).map((v) =>
     typeof v === 'string' ? v.split(':') : [v.source, v.target],
   );
-  if (parsed.DATA_DIR !== undefined) {
+  if (parsed.DATA_DIR !== undefined && !parsed.DATABASE_URL) {
     const mount = volumes.find(([, target]) => target === parsed.DATA_DIR);
     if (!mount)
       fail(`${name}: DATA_DIR ${parsed.DATA_DIR} is not on a volume; tasks would vanish with the container`);
@@ -603,50 +675,105 @@ for (const [name, service] of Object.entries(composeServices)) {
       fail(`${name}: volume ${mount[0]} is not a named volume`);
   }
 
-  plans.push({ name, spec, service, environment, image, stage, dockerfile, port, healthUrls, effective });
+  plans.push({
+    name,
+    spec,
+    service,
+    environment,
+    image,
+    stage,
+    dockerfile,
+    port,
+    healthUrls,
+    effective,
+    parsed,
+  });
 }
 
-// Links between services: URLs name a service, its port, a Host it accepts, and depends_on waits for it.
-for (const plan of plans) {
-  const dependsOn = plan.service.depends_on ?? {};
-  for (const [dependency, condition] of Object.entries(Array.isArray(dependsOn) ? {} : dependsOn)) {
+// depends_on, for every service: it waits for a healthcheck, and for a profiled service only from
+// inside that profile (from outside, compose would refuse to start without the profile).
+for (const [name, service] of Object.entries(composeServices)) {
+  const dependsOn = service.depends_on ?? {};
+  if (Array.isArray(dependsOn)) {
+    fail(`${name}: depends_on as a list cannot wait for healthy services`);
+    continue;
+  }
+  for (const [dependency, condition] of Object.entries(dependsOn)) {
+    const target = composeServices[dependency];
     if (condition?.condition !== 'service_healthy')
-      fail(`${plan.name}: depends_on ${dependency} without condition: service_healthy`);
-    if (!composeServices[dependency]) fail(`${plan.name}: depends_on ${dependency}, which is no service`);
-    else if (!composeServices[dependency].healthcheck)
-      fail(`${plan.name}: depends_on ${dependency}, which has no healthcheck`);
-    else if (composeServices[dependency].profiles?.length && condition?.required !== false) {
-      fail(`${plan.name}: depends_on ${dependency}, which only runs under a profile: add required: false`);
+      fail(`${name}: depends_on ${dependency} without condition: service_healthy`);
+    if (!target) fail(`${name}: depends_on ${dependency}, which is no service`);
+    else if (!target.healthcheck) fail(`${name}: depends_on ${dependency}, which has no healthcheck`);
+    else if (target.profiles?.length && condition?.required !== false) {
+      const own = service.profiles ?? [];
+      if (own.length === 0 || !own.every((profile) => target.profiles.includes(profile)))
+        fail(`${name}: depends_on ${dependency}, which only runs under a profile: add required: false`);
     }
   }
-  if (Array.isArray(dependsOn)) fail(`${plan.name}: depends_on as a list cannot wait for healthy services`);
+}
+
+/** The port numbers a service from an image declares it serves on: expose, and the targets of ports. */
+const imagePorts = (service) => [
+  ...(service.expose ?? []).map((entry) => Number(String(entry).split('/')[0])),
+  ...(service.ports ?? []).map((entry) => portMapping(entry).target),
+];
+
+// Links between services: URLs (one, or a comma list) name a service and its port, and a Host it
+// accepts; a call also has a depends_on that waits for it. An identifier (an issuer, a resource, a
+// service's own URL) names a service without calling it.
+for (const plan of plans) {
+  const dependsOn = plan.service.depends_on ?? {};
   for (const [key, value] of Object.entries(plan.effective)) {
-    let url;
-    try {
-      url = new URL(value);
-    } catch {
-      continue;
-    }
-    const target = plans.find((other) => other.name === url.hostname);
-    if (!target) continue;
-    plan.links = [...(plan.links ?? []), { key, target: target.name, url }];
-    if (Number(url.port || 80) !== target.port)
-      fail(`${plan.name}: ${key}=${value}, but ${target.name} listens on ${target.port}`);
-    if (dependsOn[target.name]?.condition !== 'service_healthy') {
-      fail(
-        `${plan.name}: ${key} calls ${target.name}; add depends_on ${target.name}: condition: service_healthy`,
-      );
-    }
-    const hostsVar =
-      target.spec.hostVar === 'HOST'
-        ? 'MCP_ALLOWED_HOSTS'
-        : target.spec.hostVar === 'AGENT_HOST'
-          ? 'AGENT_ALLOWED_HOSTS'
-          : undefined;
-    if (hostsVar) {
-      const allowed = target.spec.loadEnv(target.effective)[hostsVar] ?? [];
-      if (!allowed.includes(url.hostname))
-        fail(`${target.name}: ${hostsVar} must include ${url.hostname}, which ${plan.name} calls it by`);
+    for (const item of value.split(',').map((part) => part.trim())) {
+      let url;
+      try {
+        url = new URL(item);
+      } catch {
+        continue;
+      }
+      const calls = url.hostname !== plan.name && !plan.spec.identifierVars.includes(key);
+      const needsDependsOn = () => {
+        if (calls && dependsOn[url.hostname]?.condition !== 'service_healthy') {
+          fail(
+            `${plan.name}: ${key} calls ${url.hostname}; add depends_on ${url.hostname}: condition: service_healthy`,
+          );
+        }
+      };
+      const target = plans.find((other) => other.name === url.hostname);
+      if (!target) {
+        // A service from an image: its declared port, and for a proxy (it depends on services of
+        // ours) the Host it passes through must be one they accept.
+        const service = composeServices[url.hostname];
+        if (!service || service.build) continue;
+        const declared = imagePorts(service);
+        const urlPort = Number(url.port || 80);
+        if (!declared.includes(urlPort))
+          fail(
+            `${plan.name}: ${key} calls ${url.hostname}:${urlPort}, which declares ${declared.join(', ') || 'no port'} (expose)`,
+          );
+        needsDependsOn();
+        for (const backend of Object.keys(service.depends_on ?? {})) {
+          const behind = plans.find((other) => other.name === backend);
+          if (!behind?.spec.hostsVar) continue;
+          const allowed = behind.parsed[behind.spec.hostsVar] ?? [];
+          if (!allowed.includes(url.hostname))
+            fail(
+              `${backend}: ${behind.spec.hostsVar} must include ${url.hostname}: ${plan.name} calls it through ${url.hostname}, which passes the Host on`,
+            );
+        }
+        continue;
+      }
+      plan.links = [...(plan.links ?? []), { key, target: target.name, url }];
+      if (Number(url.port || 80) !== target.port)
+        fail(`${plan.name}: ${key}=${value}, but ${target.name} listens on ${target.port}`);
+      needsDependsOn();
+      if (target.spec.hostsVar) {
+        const allowed = target.parsed[target.spec.hostsVar] ?? [];
+        if (!allowed.includes(url.hostname))
+          fail(
+            `${target.name}: ${target.spec.hostsVar} must include ${url.hostname}, which ${plan.name} ${calls ? 'calls it by' : `names it by in ${key}`}`,
+          );
+      }
     }
   }
 }
@@ -672,6 +799,51 @@ log(
 // ---------------------------------------------------------------------------------------------
 // 2 and 3. Start the services, from dist/ and then from the replayed build.
 
+// What this check cannot start: a service from an image (no engine here), and whatever depends on one.
+const skipped = new Map();
+for (let changed = true; changed; ) {
+  changed = false;
+  for (const plan of plans) {
+    if (skipped.has(plan.name)) continue;
+    for (const [dependency, condition] of Object.entries(plan.service.depends_on ?? {})) {
+      // `required: false`: compose starts the service without it too, and so does this check.
+      if (condition?.required === false) continue;
+      const service = composeServices[dependency];
+      const reason = skipped.has(dependency)
+        ? `depends_on ${dependency}, which is skipped`
+        : service && !service.build
+          ? `depends_on ${dependency}, a service from an image (${service.image}) this check cannot start`
+          : undefined;
+      if (reason) {
+        skipped.set(plan.name, reason);
+        changed = true;
+        break;
+      }
+    }
+  }
+}
+const runnable = plans.filter((plan) => !skipped.has(plan.name));
+for (const [name, reason] of skipped)
+  log(`skip: ${name} ${reason}; not started from dist/ nor from the build replay`);
+
+/** `value` with every URL (also in a comma list) that names a started service pointed at its local port. */
+function localUrls(value, ports) {
+  return value
+    .split(',')
+    .map((item) => {
+      let url;
+      try {
+        url = new URL(item.trim());
+      } catch {
+        return item;
+      }
+      if (!ports.has(url.hostname)) return item;
+      // Only the authority changes, so an issuer keeps its exact form (no trailing slash added).
+      return item.replace(`//${url.host}`, `//127.0.0.1:${ports.get(url.hostname)}`);
+    })
+    .join(',');
+}
+
 /**
  * Starts every planned service as compose would, in depends_on order, and checks its health URLs.
  * `locate(plan)` says where each one runs: `{ cwd, root }`, with container paths mapped under `root`.
@@ -679,13 +851,13 @@ log(
 async function startStack(label, locate) {
   const since = Date.now();
   const ports = new Map();
-  for (const plan of plans) ports.set(plan.name, await freePort());
+  for (const plan of runnable) ports.set(plan.name, await freePort());
   const running = [];
   // depends_on order: a service starts once everything it depends on is healthy.
   const order = [];
   const needs = (plan) => Object.keys(plan.service.depends_on ?? {}).filter((dep) => ports.has(dep));
-  while (order.length < plans.length) {
-    const next = plans.find(
+  while (order.length < runnable.length) {
+    const next = runnable.find(
       (plan) => !order.includes(plan) && needs(plan).every((dep) => order.some((p) => p.name === dep)),
     );
     if (!next) throw new Error('depends_on has a cycle');
@@ -702,14 +874,8 @@ async function startStack(label, locate) {
         else if (value.startsWith('/')) {
           mapped = path.join(root, value);
           fs.mkdirSync(mapped, { recursive: true });
-        } else {
-          const link = plan.links?.find((item) => item.key === key);
-          if (link) {
-            const url = new URL(value);
-            url.hostname = '127.0.0.1';
-            url.port = String(ports.get(link.target));
-            mapped = url.href;
-          }
+        } else if (plan.links?.some((item) => item.key === key)) {
+          mapped = localUrls(value, ports);
         }
         env[key] = mapped;
       }
@@ -724,20 +890,21 @@ async function startStack(label, locate) {
       for (const healthPath of new Set(plan.healthUrls)) {
         const response = await waitHealthy(handle, base + healthPath);
         log(`${label}: ${plan.name} GET ${healthPath} -> ${response.status} (${elapsed(serviceStarted)})`);
-        if (plan.name === 'agent') {
+        if (plan.spec.name === 'agent') {
+          // Also proves a signed-in agent got a token: without one the server lists no tools.
           const body = JSON.parse(response.body);
-          const demo = plans.find((p) => p.name === 'demo-model');
+          const demo = runnable.find((p) => p.name === 'demo-model');
           if (demo && !String(body.model?.baseUrl ?? '').includes(`:${ports.get(demo.name)}/`)) {
             fail(
-              `${label}: the agent does not use the demo-model service (model ${JSON.stringify(body.model)})`,
+              `${label}: ${plan.name} does not use the demo-model service (model ${JSON.stringify(body.model)})`,
             );
           }
           if (!(body.tools > 0))
-            fail(`${label}: the agent found no tools on the MCP server: ${response.body}`);
+            fail(`${label}: ${plan.name} found no tools on the MCP server: ${response.body}`);
         }
       }
       // Called by its service name, as other containers do; a foreign name still gets 403.
-      for (const other of plans) {
+      for (const other of runnable) {
         for (const link of other.links ?? []) {
           if (link.target !== plan.name) continue;
           const status = (await get(`${base}${plan.healthUrls[0]}`, `${link.url.hostname}:${plan.port}`))
@@ -746,7 +913,7 @@ async function startStack(label, locate) {
             fail(`${label}: ${plan.name} answers Host ${link.url.hostname}:${plan.port} with ${status}`);
         }
       }
-      if (plan.spec.hostVar !== 'DEMO_MODEL_HOST') {
+      if (plan.spec.hostsVar) {
         const status = (await get(`${base}${plan.healthUrls[0]}`, 'evil.example:80')).status;
         if (status !== 403) fail(`${label}: ${plan.name} answers a foreign Host with ${status}, not 403`);
       }
@@ -774,9 +941,10 @@ process.once('SIGINT', () => {
 
 try {
   if (problems.length === 0) {
+    // One root per service for container paths: two copies of the server keep two task databases.
     await startStack('dist', (plan) => ({
       cwd: path.join(ROOT, plan.spec.dir),
-      root: path.join(tempRoot, 'dist-run'),
+      root: path.join(tempRoot, 'dist-run', plan.name),
     }));
   }
 
@@ -850,10 +1018,18 @@ try {
       log(`replay: ${rel(dockerfile)} built in ${elapsed(since)}`);
     }
 
-    // Assemble each runtime stage from its COPY lines.
+    // Assemble each runtime stage from its COPY lines, once per image: copies of a service share it.
     const assembling = Date.now();
     const runtimeRoots = new Map();
-    for (const plan of plans) {
+    const images = new Map();
+    for (const plan of runnable) {
+      const imageKey = `${plan.dockerfile}#${plan.stage.name}`;
+      const assembled = images.get(imageKey);
+      if (assembled) {
+        // The same files; container paths (DATA_DIR) under a root of its own.
+        runtimeRoots.set(plan.name, { cwd: assembled.cwd, root: path.join(tempRoot, `${plan.name}-paths`) });
+        continue;
+      }
       const root = path.join(tempRoot, `${plan.name}-runtime`);
       let workdir = '/';
       for (const { op, args: text, line } of plan.stage.instructions) {
@@ -878,9 +1054,12 @@ try {
         }
       }
       runtimeRoots.set(plan.name, { cwd: inRoot(root, plan.image.workdir), root });
+      images.set(imageKey, runtimeRoots.get(plan.name));
     }
 
-    log(`replay: ${plans.length} runtime stages assembled from their COPY lines (${elapsed(assembling)})`);
+    log(
+      `replay: ${images.size} runtime stages assembled from their COPY lines, for ${runnable.length} services (${elapsed(assembling)})`,
+    );
 
     // The ADRs must be where the server's dist/resources/adr.js looks for them.
     const server = plans.find((plan) => plan.name === 'mcp-server');
@@ -904,13 +1083,14 @@ try {
         );
     }
 
-    // One package per service: the agent's image holds the agent, never the server or the demo model.
+    // One package per service: the agent's image holds the agent, never the server, the demo model or
+    // the authorization server.
     const agent = plans.find((plan) => plan.name === 'agent');
     if (agent) {
       const { cwd } = runtimeRoots.get(agent.name);
       const scope = path.join(cwd, 'node_modules', '@mcp-workshop');
       const inside = fs.existsSync(scope) ? fs.readdirSync(scope) : [];
-      const strays = inside.filter((name) => name === 'mcp-server' || name === 'demo-model');
+      const strays = inside.filter((name) => ['mcp-server', 'demo-model', 'auth-server'].includes(name));
       if (strays.length > 0)
         fail(`image agent: contains ${strays.map((n) => `@mcp-workshop/${n}`).join(', ')}`);
       else log(`image agent: workspace packages inside: ${inside.join(', ') || 'none'}`);

@@ -78,7 +78,7 @@ describe('exercise 06: clear_completed_tasks, with sign-in on', () => {
     http?.closeAllConnections();
     await new Promise((resolve) => http?.close(resolve));
     await workshop?.close();
-    deps?.tasks.close();
+    await deps?.tasks.close();
     await auth?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
@@ -146,9 +146,9 @@ describe('exercise 06: clear_completed_tasks, with sign-in on', () => {
   });
 
   it('a token with tasks:write deletes the completed tasks and keeps the open ones', async () => {
-    const done = [deps.tasks.add('Water the plants'), deps.tasks.add('Book the train')];
-    const open = deps.tasks.add('Write the report');
-    for (const task of done) deps.tasks.complete(task.id);
+    const done = [await deps.tasks.add('Water the plants'), await deps.tasks.add('Book the train')];
+    const open = await deps.tasks.add('Write the report');
+    for (const task of done) await deps.tasks.complete(task.id);
     const connected = await client(tokens.writer);
     try {
       const result = await connected.callTool({ name: 'clear_completed_tasks', arguments: {} });
@@ -157,7 +157,7 @@ describe('exercise 06: clear_completed_tasks, with sign-in on', () => {
         deleted: 2,
       });
       expect(
-        deps.tasks.list('all').map((task) => task.id),
+        (await deps.tasks.list('all')).map((task) => task.id),
         'only the open task should be left',
       ).toEqual([open.id]);
     } finally {

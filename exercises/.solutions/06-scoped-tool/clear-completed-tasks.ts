@@ -24,8 +24,8 @@ export const clearCompletedTasks = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(_args, { deps }) {
     let deleted = 0;
-    for (const task of deps.tasks.list('done')) {
-      if (deps.tasks.delete(task.id)) deleted++;
+    for (const task of await deps.tasks.list('done')) {
+      if (await deps.tasks.delete(task.id)) deleted++;
     }
     return ok({ deleted }, { summary: `Deleted ${deleted} completed task${deleted === 1 ? '' : 's'}.` });
   },

@@ -28,8 +28,8 @@ export const clearCompletedTasks = defineTool({
   // TODO(exercise 06): and say what it does to the world: not read-only, destructive, idempotent.
   annotations: {},
   async run(_args, { deps }) {
-    // TODO(exercise 06): delete each task of deps.tasks.list('done') with deps.tasks.delete(id),
-    // and return ok({ deleted }, { summary: ... }).
+    // TODO(exercise 06): delete each task of `await deps.tasks.list('done')` with
+    // `await deps.tasks.delete(id)`, and return ok({ deleted }, { summary: ... }).
     void deps;
     return fail('TODO(exercise 06): clear_completed_tasks does not delete anything yet.');
   },

@@ -322,6 +322,31 @@ describe('authorization code with PKCE, through the sign-in pages', () => {
     expect(await bogus.text()).not.toContain('<script>');
   });
 
+  it("takes MCP Inspector's callbacks under both loopback names, and no other path", async () => {
+    const start = (redirectUri: string) =>
+      new Browser().go(
+        authorizeUrl({
+          client_id: 'mcp-inspector',
+          response_type: 'code',
+          redirect_uri: redirectUri,
+          scope: 'openid tasks:read',
+          resource: RESOURCE,
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+        }),
+      );
+    for (const host of ['localhost', '127.0.0.1']) {
+      for (const path of ['/oauth/callback', '/oauth/callback/debug']) {
+        const response = await start(`http://${host}:6274${path}`);
+        expect(response.status, `${host}${path}`).toBe(303);
+        expect(response.headers.get('location'), `${host}${path}`).toMatch(/^\/interaction\//);
+      }
+    }
+    const other = await start('http://127.0.0.1:6274/elsewhere');
+    expect(other.status).toBe(400);
+    expect(other.headers.get('location')).toBeNull();
+  });
+
   it('refuses an oversized sign-in form', async () => {
     const { browser } = await (async () => {
       const b = new Browser();

@@ -12,10 +12,16 @@ export const TASK_SCOPES = 'tasks:read tasks:write';
 /** Every scope this server issues: OpenID's own two, and the MCP server's. */
 export const SCOPES = ['openid', 'offline_access', 'tasks:read', 'tasks:write'] as const;
 
-/** MCP Inspector's OAuth callbacks (its UI on port 6274: the normal flow and its debugger). */
+/**
+ * MCP Inspector's OAuth callbacks (its UI on port 6274: the normal flow and its debugger), under
+ * both loopback names: Inspector 2.x prints `http://127.0.0.1:6274`, and a page opened there sends
+ * a 127.0.0.1 redirect.
+ */
 export const INSPECTOR_REDIRECTS = [
   'http://localhost:6274/oauth/callback',
   'http://localhost:6274/oauth/callback/debug',
+  'http://127.0.0.1:6274/oauth/callback',
+  'http://127.0.0.1:6274/oauth/callback/debug',
 ];
 
 /** Clients limited to less than every task scope; the rest may have `TASK_SCOPES`. */

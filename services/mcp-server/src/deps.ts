@@ -1,22 +1,46 @@
 /**
  * @module deps
  * Builds the real dependencies from a validated environment: the weather source and the task
- * database. Preparing DATA_DIR is I/O, so only the entry file (and tests) call this. The database
- * itself opens on first use or on `openTasks()`, which `index.ts` calls once it is serving.
+ * store, SQLite under DATA_DIR by default or Postgres when DATABASE_URL is set. Preparing
+ * DATA_DIR is I/O, so only the entry file (and tests) call this. The store itself opens on first
+ * use or on `openTasks()`, which `index.ts` calls once it is serving.
  */
 import fs from 'node:fs';
 import { EnvError, type ServerEnv } from './env.js';
+import type { Readiness } from './http/app.js';
 import type { Logger } from './logger.js';
+import { redactDatabaseUrl, TaskMigrationError } from './tasks/database-url.js';
 import { announceTaskChanges, createTaskEvents } from './tasks/events.js';
-import { lazyTaskStore } from './tasks/lazy-store.js';
+import { type LazyTaskStore, lazyTaskStore } from './tasks/lazy-store.js';
+import { createPgNotifyRelay } from './tasks/pg-notify-relay.js';
+import type { PostgresTaskStore } from './tasks/postgres-store.js';
 import { openTaskStore } from './tasks/sqlite-store.js';
+import { TaskStoreUnavailableError } from './tasks/store.js';
 import type { ToolDeps } from './tools/deps.js';
 import { createOfflineWeather } from './weather/offline.js';
 import { createOpenMeteoWeather } from './weather/open-meteo.js';
 
 export interface ServerDeps extends ToolDeps {
-  /** Opens the task database now unless a task call has already; throws what opening throws. */
-  openTasks(): void;
+  /**
+   * Opens the task store now unless a task call has already. Rejects with an `EnvError` that
+   * names DATA_DIR or DATABASE_URL (password redacted) and says what to do: start-up stops on it.
+   * Postgres merely unreachable is not such an error: it logs one warning and resolves, and the
+   * next task call or readiness check tries again, so the server comes up before its database.
+   */
+  openTasks(): Promise<void>;
+  /** Whether the task store answers right now, for `GET /health/ready`. Never rejects. */
+  checkReady(): Promise<Readiness>;
+}
+
+/** What a task backend gives `createDeps`: the lazily opened store and its readiness probe. */
+interface TaskBackend {
+  store: LazyTaskStore;
+  ping(): Promise<void>;
+  /**
+   * What start-up reports when opening failed: an error that says which setting to fix, or
+   * `undefined` when the failure is passing (Postgres unreachable), logged here, and start-up goes on.
+   */
+  openError(error: unknown): unknown;
 }
 
 export function createDeps(env: ServerEnv, logger: Logger): ServerDeps {
@@ -29,12 +53,108 @@ export function createDeps(env: ServerEnv, logger: Logger): ServerDeps {
           timeoutMs: env.WEATHER_TIMEOUT_MS,
         })
       : createOfflineWeather(now);
+  const backend = env.DATABASE_URL
+    ? postgresBackend(env.DATABASE_URL, logger, now)
+    : sqliteBackend(env.DATA_DIR, logger, now);
+  // With Postgres, writes go out over NOTIFY and every replica, this one too, hears them back over
+  // LISTEN: local listeners are fed once, from one source, in the order all replicas see.
+  const relay = env.DATABASE_URL
+    ? createPgNotifyRelay({ connectionString: env.DATABASE_URL, logger })
+    : undefined;
+  void relay?.start();
+  const taskEvents = relay?.events ?? createTaskEvents();
+  const announced = announceTaskChanges(backend.store, relay?.outbox ?? taskEvents);
+  const tasks = relay ? { ...announced, close: () => relay.stop().then(() => announced.close()) } : announced;
+  return {
+    weather,
+    tasks,
+    taskEvents,
+    now,
+    logger,
+    async openTasks() {
+      try {
+        await backend.store.open();
+      } catch (error) {
+        const fatal = backend.openError(error);
+        if (fatal !== undefined) throw fatal;
+      }
+    },
+    async checkReady() {
+      try {
+        await backend.ping();
+        return { ready: true, database: 'ok' };
+      } catch (error) {
+        logger.debug({ err: error }, 'readiness check: the task database does not answer');
+        return { ready: false, database: 'unreachable' };
+      }
+    },
+  };
+}
+
+function sqliteBackend(dataDir: string, logger: Logger, now: () => Date): TaskBackend {
   // Checked now, cheaply, so a bad DATA_DIR still stops start-up before anything is served.
-  prepareDataDir(env.DATA_DIR);
-  const store = lazyTaskStore(() => openTaskStore({ dataDir: env.DATA_DIR, logger, now }));
-  const taskEvents = createTaskEvents();
-  const tasks = announceTaskChanges(store, taskEvents);
-  return { weather, tasks, taskEvents, now, logger, openTasks: () => store.open() };
+  prepareDataDir(dataDir);
+  const store = lazyTaskStore(() => openTaskStore({ dataDir, logger, now }));
+  return {
+    store,
+    // An embedded file has no connection to lose: once it opens, it is ready.
+    ping: () => store.open(),
+    // As before there was Postgres: SQLite's own errors already name the file.
+    openError: (error) => error,
+  };
+}
+
+/**
+ * Postgres is loaded on first use, so a server without DATABASE_URL never loads `pg` or kysely.
+ * Each open attempt gets a fresh pool, because a failed attempt ends the one it had.
+ */
+function postgresBackend(databaseUrl: string, logger: Logger, now: () => Date): TaskBackend {
+  let opened: PostgresTaskStore | undefined;
+  const store = lazyTaskStore(async () => {
+    const [{ createTaskPool }, { openPostgresTaskStore }] = await Promise.all([
+      import('./tasks/postgres-pool.js'),
+      import('./tasks/postgres-store.js'),
+    ]);
+    opened = await openPostgresTaskStore({
+      pool: createTaskPool({ connectionString: databaseUrl, logger }),
+      logger,
+      now,
+    });
+    return opened;
+  });
+  const shown = redactDatabaseUrl(databaseUrl);
+  return {
+    store,
+    async ping() {
+      await store.open();
+      await opened?.ping();
+    },
+    openError(error) {
+      const reason = causeOf(error);
+      if (error instanceof TaskStoreUnavailableError) {
+        // Not a wrong setting: Postgres may simply start after this server (compose, a restart).
+        logger.warn(
+          { database: shown, reason },
+          'Postgres cannot be reached; serving anyway, with /health/ready at 503 until it answers. ' +
+            'The next task call or readiness check tries again.',
+        );
+        return undefined;
+      }
+      const message =
+        error instanceof TaskMigrationError
+          ? error.message
+          : `DATABASE_URL=${shown}: the task database could not be opened (${reason}).`;
+      return new EnvError(message, { cause: error });
+    },
+  };
+}
+
+/** The driver's own words for a failure ("connect ECONNREFUSED 127.0.0.1:5432"), never the URL. */
+function causeOf(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  if (!(cause instanceof Error)) return String(cause);
+  const code = (cause as { code?: unknown }).code;
+  return cause.message || (typeof code === 'string' ? code : cause.name);
 }
 
 /** Creates DATA_DIR if needed and checks that the server can write there. */

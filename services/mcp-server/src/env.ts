@@ -4,9 +4,11 @@
  * bad value stops the server with a message that says which variable to fix and how.
  * Empty values count as unset, so `PORT=` in a `.env` file means "use the default".
  */
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from '@mcp-workshop/shared';
 import { z } from 'zod';
+import { POSTGRES_PROTOCOL, redactDatabaseUrl } from './tasks/database-url.js';
 import { DEFAULT_FORECAST_URL, DEFAULT_GEOCODING_URL } from './weather/open-meteo.js';
 
 /** Where the task database lives unless DATA_DIR says otherwise: next to this package, not the caller's cwd. */
@@ -19,6 +21,54 @@ const commaList = z.string().transform((value) =>
     .filter(Boolean),
 );
 
+/** express's names for the private ranges `trust proxy` accepts besides addresses and subnets. */
+const TRUST_PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** Longer than any sensible list; a longer value is refused, and quoted only in part. */
+const MAX_TRUST_PROXY_LENGTH = 1000;
+
+/** Only digits and the characters of addresses: no zone ids (`%eth0`), no spaces, no control characters. */
+const isAddress = (text: string) => /^[\d.:a-f]+$/i.test(text) && isIP(text) !== 0;
+
+/** A preset, an IP address, or an IP subnet whose prefix length (1–32, 1–128) fits its family (`10.0.0.0/8`, `fd00::/8`). */
+function isTrustedProxy(item: string): boolean {
+  if (TRUST_PROXY_PRESETS.has(item) || isAddress(item)) return true;
+  const [address = '', prefix, ...rest] = item.split('/');
+  if (prefix === undefined || rest.length > 0 || !isAddress(address) || !/^\d{1,3}$/.test(prefix))
+    return false;
+  // At least /1, as express requires: /0 would trust every peer to name any client.
+  return Number(prefix) >= 1 && Number(prefix) <= (isIP(address) === 4 ? 32 : 128);
+}
+
+/** Whether express can take `value` as `trust proxy`, the way app.ts hands it over. */
+function isTrustProxy(value: string): boolean {
+  if (value.length > MAX_TRUST_PROXY_LENGTH || !/^[\x20-\x7e]*$/.test(value)) return false;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) >= 1 && Number(trimmed) <= 10;
+  return trimmed.split(',').every((item) => isTrustedProxy(item.trim()));
+}
+
+/**
+ * Handed to express as `trust proxy` (app.ts splits the string): a hop count from 1 to 10, or a
+ * comma list of presets, addresses and subnets. Anything else would throw inside express on the
+ * first request, or trust every peer to name any client.
+ */
+const TrustProxy = z
+  .string()
+  .refine(
+    isTrustProxy,
+    'must be a hop count from 1 to 10, or a comma list of loopback, linklocal, uniquelocal, ' +
+      'IP addresses and IP subnets (e.g. "uniquelocal, 10.0.0.0/8, fd00::/8")',
+  )
+  .transform((value) => value.trim());
+
+const DatabaseUrl = z
+  .url({
+    protocol: POSTGRES_PROTOCOL,
+    error: 'must be a postgres:// or postgresql:// URL, e.g. postgres://user:password@127.0.0.1:5432/tasks',
+  })
+  .describe('Postgres for the tasks, shared by every replica; unset keeps them in SQLite under DATA_DIR.');
+
 const EnvSchema = z.object({
   HOST: z.string().default('127.0.0.1').describe('Interface to bind; 0.0.0.0 only inside a container.'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -30,6 +80,7 @@ const EnvSchema = z.object({
   MCP_ALLOWED_HOSTS: commaList.optional(),
   MCP_ALLOWED_ORIGINS: commaList.optional(),
   DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
+  DATABASE_URL: DatabaseUrl.optional(),
   WEATHER_PROVIDER: z.enum(['offline', 'open-meteo']).default('offline'),
   OPEN_METEO_GEOCODING_URL: z.url().default(DEFAULT_GEOCODING_URL),
   OPEN_METEO_FORECAST_URL: z.url().default(DEFAULT_FORECAST_URL),
@@ -49,6 +100,10 @@ const EnvSchema = z.object({
     .max(1_000_000)
     .default(1200)
     .describe('Every other request per client per minute (initialize, lists, /health); 0 turns it off.'),
+  MCP_TRUST_PROXY: TrustProxy.optional().describe(
+    "Proxies whose X-Forwarded-For names the client (express's trust proxy), e.g. uniquelocal behind " +
+      'HAProxy in compose; unset: the peer address is the client, as without a proxy.',
+  ),
   MCP_AUTH_ISSUER: z
     .url()
     .optional()
@@ -85,7 +140,24 @@ export const SERVER_ENV_KEYS = Object.keys(EnvSchema.shape) as ReadonlyArray<key
 
 /** Parses an environment (default: `process.env`); throws an `EnvError` naming every bad variable. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): ServerEnv {
-  return parseEnv(EnvSchema.superRefine(checkAuthPair), source);
+  return parseEnv(EnvSchema.superRefine(checkAuthPair), withBadValuesShortened(source));
+}
+
+/**
+ * The error for a bad value quotes it: a bad DATABASE_URL can still hold a password, and an
+ * oversized MCP_TRUST_PROXY would fill the terminal. Both stay invalid once shortened.
+ */
+function withBadValuesShortened(source: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  let shown = source;
+  const url = source.DATABASE_URL;
+  if (url?.trim() && !DatabaseUrl.safeParse(url).success) {
+    shown = { ...shown, DATABASE_URL: redactDatabaseUrl(url) };
+  }
+  const proxies = source.MCP_TRUST_PROXY;
+  if (proxies && proxies.length > MAX_TRUST_PROXY_LENGTH) {
+    shown = { ...shown, MCP_TRUST_PROXY: `${proxies.slice(0, 40)}… (${proxies.length} characters)` };
+  }
+  return shown;
 }
 
 export { EnvError } from '@mcp-workshop/shared';

@@ -12,6 +12,7 @@ import { createDeps, type ServerDeps } from './deps.js';
 import { EnvError, loadEnv, type ServerEnv } from './env.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMcpServer } from './server.js';
+import { redactDatabaseUrl } from './tasks/database-url.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 const USAGE = `Usage: ${SERVER_NAME} [--stdio] [--help]
@@ -55,11 +56,11 @@ async function main(): Promise<void> {
     const handle = serveStdio(buildServer, {
       onerror: (error) => logger.warn({ err: error }, 'stdio error'),
     });
-    logger.info({ version: SERVER_VERSION, dataDir: env.DATA_DIR }, 'serving MCP over stdio');
+    logger.info({ version: SERVER_VERSION, ...taskLocation(env) }, 'serving MCP over stdio');
     openTasksSoon(deps);
     const stop = async () => {
       await handle.close();
-      deps.tasks.close();
+      await deps.tasks.close();
       process.exit(0);
     };
     process.once('SIGINT', stop);
@@ -80,6 +81,8 @@ async function main(): Promise<void> {
     allowedHosts: env.MCP_ALLOWED_HOSTS,
     allowedOrigins: env.MCP_ALLOWED_ORIGINS,
     taskEvents: deps.taskEvents,
+    checkReady: deps.checkReady,
+    ...(env.MCP_TRUST_PROXY && { trustProxy: env.MCP_TRUST_PROXY }),
     auth,
     rateLimits: {
       callsPerMinute: env.MCP_RATE_LIMIT_PER_MINUTE,
@@ -94,7 +97,7 @@ async function main(): Promise<void> {
       {
         url: `http://${env.HOST}:${port}/mcp`,
         mode: env.MCP_STATELESS ? 'stateless' : 'stateful',
-        dataDir: env.DATA_DIR,
+        ...taskLocation(env),
       },
       'MCP server listening',
     );
@@ -116,7 +119,7 @@ async function main(): Promise<void> {
     httpServer.close();
     httpServer.closeAllConnections();
     await workshop.close();
-    deps.tasks.close();
+    await deps.tasks.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
@@ -132,14 +135,19 @@ async function discoverAuth(env: ServerEnv, logger: Logger) {
   return { issuer, resource: env.MCP_RESOURCE_URL };
 }
 
-/** Opens the task database in the background; one that cannot be opened still stops the server. */
+/** Where tasks live, for the start-up log line: never the database password. */
+function taskLocation(env: ServerEnv): { dataDir: string } | { database: string } {
+  return env.DATABASE_URL ? { database: redactDatabaseUrl(env.DATABASE_URL) } : { dataDir: env.DATA_DIR };
+}
+
+/**
+ * Opens the task database in the background. A wrong setting (DATA_DIR, a failed migration) stops
+ * the server; Postgres merely unreachable does not: `openTasks` logs a warning and resolves, and the
+ * next task call or `/health/ready` check tries again.
+ */
 function openTasksSoon(deps: ServerDeps): void {
   const timer = setTimeout(() => {
-    try {
-      deps.openTasks();
-    } catch (error) {
-      exitWithError(error);
-    }
+    deps.openTasks().catch(exitWithError);
   }, OPEN_TASKS_AFTER_MS);
   // Never the reason the process stays alive: stdio exits when its client closes stdin.
   timer.unref();

@@ -77,7 +77,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await workshop.close();
-      deps.tasks.close();
+      await deps.tasks.close();
     },
   };
 }

@@ -118,8 +118,8 @@ async function seriousAxeViolations(target: Page): Promise<string[]> {
   });
 }
 
-function titles(): string[] {
-  return server.deps.tasks.list('all').map((task) => task.title);
+async function titles(): Promise<string[]> {
+  return (await server.deps.tasks.list('all')).map((task) => task.title);
 }
 
 async function addTask(title: string): Promise<number> {
@@ -127,7 +127,7 @@ async function addTask(title: string): Promise<number> {
   await waitIdle(page);
   const entry = lastTurn(page).locator('[data-testid=tool-entry][data-tool$="add_task"]');
   await expect(entry.getAttribute('data-state')).resolves.toBe('ok');
-  const task = server.deps.tasks.list('all').find((t) => t.title === title);
+  const task = (await server.deps.tasks.list('all')).find((t) => t.title === title);
   expect(task, `no task "${title}" after adding it`).toBeDefined();
   return task?.id ?? 0;
 }
@@ -179,7 +179,7 @@ describe('a tool asks the person for input (elicitation)', () => {
 
     await expect(entry.getAttribute('data-state')).resolves.toBe('ok');
     expect(broker.pending()).toBe(0);
-    expect(titles()).not.toContain('Water the plants');
+    expect(await titles()).not.toContain('Water the plants');
   });
 
   it('Decline leaves the task in place and the tool call ends with "Not deleted"', async () => {
@@ -195,7 +195,7 @@ describe('a tool asks the person for input (elicitation)', () => {
     const entry = lastTurn(page).locator('[data-testid=tool-entry][data-tool$="delete_task"]');
     await expect(entry.getAttribute('data-state')).resolves.toBe('error');
     await expect(entry.textContent()).resolves.toContain('Not deleted');
-    expect(titles()).toContain('Feed the cat');
+    expect(await titles()).toContain('Feed the cat');
   });
 
   it('refuses answers to unknown ids and malformed answers', async () => {

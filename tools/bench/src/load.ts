@@ -9,7 +9,9 @@ import { readAnswer } from './rpc.js';
 import type { PreparedCall } from './targets.js';
 
 export interface LoadResult {
+  /** Per-second samples averaged; for a run bounded by `amount`, requests over elapsed time. */
   requestsPerSecond: number;
+  p50Ms: number;
   p99Ms: number;
   /** Socket errors, timeouts and non-2xx answers, all counted as failures. */
   errors: number;
@@ -32,21 +34,40 @@ export interface LoadOptions {
   durationSeconds?: number;
   /** Requests in all; stops the run when reached. */
   amount?: number;
+  /** With `amount`: stops the run after this many seconds even if the amount is not reached. */
+  maxSeconds?: number;
 }
 
 export async function runLoad(call: PreparedCall, options: LoadOptions): Promise<LoadResult> {
-  const result = await autocannon({
-    url: call.url,
-    method: 'POST',
-    headers: call.headers,
-    body: call.body,
-    connections: options.connections,
-    ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds ?? 1 }),
-    // A stuck request counts as an error after this, rather than stalling the run.
-    timeout: 10,
+  const startedAt = performance.now();
+  let lastAnswerAt = startedAt;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: call.url,
+        method: 'POST',
+        headers: call.headers,
+        body: call.body,
+        connections: options.connections,
+        ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds ?? 1 }),
+        // A stuck request counts as an error after this, rather than stalling the run.
+        timeout: 10,
+      },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    // autocannon stops on its 1 s sampling tick, so its own duration of a counted run is rounded
+    // up to whole seconds; such a run is timed from the start to its last answer instead.
+    if (options.amount) instance.on('response', () => (lastAnswerAt = performance.now()));
+    // A run bounded by a count is bounded in time too: a slow target cannot stall the bench.
+    if (options.amount && options.maxSeconds) {
+      const timer = setTimeout(() => instance.stop(), options.maxSeconds * 1000);
+      instance.once('done', () => clearTimeout(timer));
+    }
   });
+  const elapsedSeconds = Math.max(lastAnswerAt - startedAt, 1) / 1000;
   return {
-    requestsPerSecond: result.requests.average,
+    requestsPerSecond: options.amount ? result.requests.total / elapsedSeconds : result.requests.average,
+    p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     total: result.requests.total,

@@ -14,6 +14,7 @@ import { measureAgentOverhead, measurePnpmAsk } from './agent-overhead.js';
 import { measureColdStart } from './cold-start.js';
 import { measureHeapOverCalls, measureIdleSessions } from './memory.js';
 import { type Goal, printReport } from './report.js';
+import { measureScale } from './scale.js';
 import { measureThroughput } from './throughput.js';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -30,6 +31,9 @@ const PLANS = {
     heapChunks: 10,
     agentIterations: 200,
     askRepeats: 5,
+    // 50 seeded + 200 warm-up + 5,000 measured adds per fresh database: half the 10,000-task cap.
+    scaleAdds: 5_000,
+    scaleListed: 50,
   },
   smoke: {
     connections: 10,
@@ -41,10 +45,12 @@ const PLANS = {
     heapChunks: 2,
     agentIterations: 20,
     askRepeats: 1,
+    scaleAdds: 300,
+    scaleListed: 50,
   },
 };
 
-const SECTIONS = ['throughput', 'cold-start', 'memory', 'agent'] as const;
+const SECTIONS = ['throughput', 'cold-start', 'memory', 'agent', 'scale'] as const;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -70,6 +76,15 @@ async function main(): Promise<number> {
     heap: only.has('memory') ? await measureHeapOverCalls(plan.heapCalls, plan.heapChunks) : undefined,
     agent: only.has('agent') ? await measureAgentOverhead(plan.agentIterations) : undefined,
     askMs: only.has('agent') ? await measurePnpmAsk(plan.askRepeats, REPO_ROOT) : undefined,
+    scale: only.has('scale')
+      ? await measureScale({
+          connections: plan.connections,
+          rounds: plan.rounds,
+          roundSeconds: plan.roundSeconds,
+          addsPerRound: plan.scaleAdds,
+          listedTasks: plan.scaleListed,
+        })
+      : undefined,
   };
   const goals: Goal[] = printReport(report, plan);
   const broken = goals.filter((goal) => goal.kind === 'correctness' && !goal.met);

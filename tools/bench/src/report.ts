@@ -6,6 +6,7 @@
 import type { AgentOverhead } from './agent-overhead.js';
 import type { ColdStartRow } from './cold-start.js';
 import type { HeapRow, SessionMemoryRow } from './memory.js';
+import { LB_TOOL, type ScaleReport } from './scale.js';
 import type { ThroughputRow } from './throughput.js';
 
 export interface Report {
@@ -15,6 +16,7 @@ export interface Report {
   heap?: HeapRow[];
   agent?: AgentOverhead;
   askMs?: number;
+  scale?: ScaleReport;
 }
 
 export interface Goal {
@@ -48,7 +50,7 @@ const fixed = (value: number, digits = 0) => value.toFixed(digits);
 
 export function printReport(
   report: Report,
-  plan: { connections: number; rounds: number; roundSeconds: number },
+  plan: { connections: number; rounds: number; roundSeconds: number; scaleAdds: number; scaleListed: number },
 ) {
   const goals: Goal[] = [];
   const goal = (text: string, met: boolean, kind: Goal['kind'] = 'timing') => goals.push({ text, met, kind });
@@ -160,8 +162,105 @@ export function printReport(
     if (report.askMs !== undefined) goal('`pnpm ask` after a build: ≤ 1.5 s', report.askMs <= 1_500);
   }
 
+  if (report.scale) printScale(report.scale, plan, goal);
+
   console.log('\n## Goals\n');
   for (const g of goals)
     console.log(`${g.met ? '✓' : '✗'} ${g.text}${g.kind === 'timing' ? '' : ' (correctness)'}`);
   return goals;
+}
+
+/** Issue 12: the Postgres adapter against SQLite, and throughput through HAProxy with 1 and 3 replicas. */
+function printScale(
+  scale: ScaleReport,
+  plan: { connections: number; rounds: number; roundSeconds: number; scaleAdds: number; scaleListed: number },
+  goal: (text: string, met: boolean, kind?: Goal['kind']) => void,
+) {
+  console.log('\n## Scale-out: task storage and the load balancer (2026-07-28 tools/call)\n');
+  if (scale.skipped) {
+    console.log(scale.skipped);
+    return;
+  }
+  console.log(
+    `### Postgres adapter against SQLite: one server process each, no load balancer, ${plan.connections} connections, ` +
+      `median of ${plan.rounds} rounds; list_tasks with ${plan.scaleListed} tasks present for ${plan.roundSeconds} s, ` +
+      `add_task ${plan.scaleAdds} requests (after ${scale.addWarmUp} warm-up) on a fresh database each round. ` +
+      'Both the reference, SQLite on disk (rollback journal, synchronous = FULL), and Postgres (fsync on) ' +
+      'make each add durable before answering; SQLite on tmpfs shows what that fsync costs.\n',
+  );
+  const reference = (operation: string) =>
+    scale.storage.find((r) => r.adapter === 'sqlite-disk' && r.operation === operation);
+  const adapterLabel = {
+    'sqlite-tmpfs': 'SQLite, DATA_DIR on tmpfs',
+    'sqlite-disk': 'SQLite, DATA_DIR on disk',
+    postgres: 'Postgres (DATABASE_URL)',
+  } as const;
+  console.log(
+    table(
+      ['operation', 'adapter', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'req/s ÷ SQLite', 'p99 ÷ SQLite'],
+      scale.storage.map((r) => {
+        const base = reference(r.operation);
+        const compared = base && base !== r;
+        return [
+          r.operation,
+          adapterLabel[r.adapter],
+          fixed(r.requestsPerSecond),
+          fixed(r.p50Ms, 1),
+          fixed(r.p99Ms),
+          String(r.errors),
+          compared ? fixed(r.requestsPerSecond / Math.max(1, base.requestsPerSecond), 2) : '',
+          compared ? fixed(r.p99Ms / Math.max(1, base.p99Ms), 2) : '',
+        ];
+      }),
+    ),
+  );
+  for (const row of scale.storage)
+    goal(`${row.operation} on ${row.adapter}: 0 errors`, row.errors === 0, 'correctness');
+  for (const check of scale.stored) {
+    goal(
+      `add_task on ${check.adapter}, round ${check.round + 1}: every acknowledged add stored ` +
+        `(${check.stored} rows, ${check.acknowledged} acknowledged` +
+        `${check.acknowledged < check.sent ? ', the round stopped at its time bound' : ''})`,
+      check.stored >= check.acknowledged && check.stored <= check.sent,
+      'correctness',
+    );
+  }
+
+  const direct = scale.loadBalancer.find((r) => r.id === 'direct');
+  const one = scale.loadBalancer.find((r) => r.id === 'lb-1');
+  const three = scale.loadBalancer.find((r) => r.id === 'lb-3');
+  console.log(
+    `\n### Through HAProxy (deploy/haproxy/haproxy.cfg): ${LB_TOOL} with ${plan.scaleListed} tasks on one shared ` +
+      `Postgres, ${plan.connections} connections, median of ${plan.rounds} rounds of ${plan.roundSeconds} s. ` +
+      `This machine has ${scale.cores} cores, shared by the replicas, HAProxy, Postgres and the load generator: ` +
+      `3 replicas cannot scale linearly on it.\n`,
+  );
+  console.log(
+    table(
+      ['path', 'req/s', '× direct', 'p50 ms', 'p99 ms', 'errors', 'requests per replica'],
+      scale.loadBalancer.map((r) => [
+        r.label,
+        fixed(r.requestsPerSecond),
+        direct ? fixed(r.requestsPerSecond / Math.max(1, direct.requestsPerSecond), 2) : '',
+        fixed(r.p50Ms, 1),
+        fixed(r.p99Ms),
+        String(r.errors),
+        r.perReplica ? r.perReplica.join(' / ') : '',
+      ]),
+    ),
+  );
+  if (one && three) {
+    console.log(
+      `\n3 replicas ÷ 1 replica behind HAProxy: ${fixed(three.requestsPerSecond / Math.max(1, one.requestsPerSecond), 2)}× req/s, ` +
+        `p99 ${fixed(three.p99Ms / Math.max(1, one.p99Ms), 2)}×`,
+    );
+  }
+  for (const row of scale.loadBalancer) goal(`${row.label}: 0 errors`, row.errors === 0, 'correctness');
+  if (three?.perReplica) {
+    goal(
+      'HAProxy → 3 replicas: every replica served 2026-07-28 requests',
+      three.perReplica.every((count) => count > 0),
+      'correctness',
+    );
+  }
 }

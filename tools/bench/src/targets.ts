@@ -81,6 +81,20 @@ async function sessionCall(url: string, name: string, args: Record<string, unkno
 
 const CALCULATE = { expression: '2+3' };
 
+/** A 2026-07-28 `tools/call`: no session, the envelope in `_meta`, the routing headers set. */
+export function modernToolCall(url: string, name: string, args: Record<string, unknown>): PreparedCall {
+  return {
+    url,
+    headers: {
+      ...POST_HEADERS,
+      'mcp-protocol-version': MODERN_VERSION,
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    },
+    body: callBody(name, args, true),
+  };
+}
+
 export const TARGETS: readonly Target[] = [
   {
     id: 'raw',
@@ -110,16 +124,7 @@ export const TARGETS: readonly Target[] = [
     id: 'ours-2026',
     label: 'this server, 2026-07-28 request',
     server: 'ours',
-    prepare: async (url) => ({
-      url,
-      headers: {
-        ...POST_HEADERS,
-        'mcp-protocol-version': MODERN_VERSION,
-        'mcp-method': 'tools/call',
-        'mcp-name': 'calculate',
-      },
-      body: callBody('calculate', CALCULATE, true),
-    }),
+    prepare: async (url) => modernToolCall(url, 'calculate', CALCULATE),
   },
   {
     id: 'ours-stateless',

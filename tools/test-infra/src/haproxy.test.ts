@@ -6,7 +6,6 @@ import { HAPROXY_CONFIG_PATH, loopbackConfig, type RunningHaproxy, startHaproxy 
 import { systemPrograms } from './system-binaries.js';
 
 const available = systemPrograms('the HAProxy tests', ['haproxy']);
-if (!available.ok) console.warn(available.skipLine);
 
 /** fall 2 × inter 500 ms, plus slack for a busy box: when a dead backend must be out of rotation. */
 const MARKED_DOWN_MS = 3_000;
@@ -17,14 +16,17 @@ interface Backend {
   server: Server;
   /** Session ids this backend issued, as an MCP server issues Mcp-Session-Id on initialize. */
   sessions: Set<string>;
+  /** What /health/ready says, as a replica says whether it reaches Postgres. */
+  ready: boolean;
 }
 
-/** A stand-in replica: ready on /health/ready, issues a session id when none is sent, says who it is. */
+/** A stand-in replica: alive on /health, ready unless told not to, issues session ids, says who it is. */
 async function startBackend(name: string): Promise<Backend> {
   const sessions = new Set<string>();
   let issued = 0;
   const server = createServer((req, res) => {
-    if (req.url === '/health/ready') return res.writeHead(200).end('ready');
+    if (req.url === '/health') return res.writeHead(200).end('alive');
+    if (req.url === '/health/ready') return res.writeHead(backend.ready ? 200 : 503).end();
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       if (!sessions.has(sessionId)) return res.writeHead(404).end(`${name}: session not found`);
@@ -35,7 +37,14 @@ async function startBackend(name: string): Promise<Backend> {
     return res.writeHead(200, { 'mcp-session-id': id }).end(name);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { name, port: (server.address() as AddressInfo).port, server, sessions };
+  const backend: Backend = {
+    name,
+    port: (server.address() as AddressInfo).port,
+    server,
+    sessions,
+    ready: true,
+  };
+  return backend;
 }
 
 function closeBackend(backend: Backend): Promise<void> {
@@ -57,43 +66,45 @@ describe('loopbackConfig', () => {
     const template = readFileSync(HAPROXY_CONFIG_PATH, 'utf8');
     const config = loopbackConfig(template, 4321, [{ port: 1001 }, { port: 1002 }]);
     expect(config).toMatch(/^\s*bind 127\.0\.0\.1:4321$/m);
-    expect(config.match(/^\s*server .*$/gm)).toEqual([
-      '  server replica-1 127.0.0.1:1001',
-      '  server replica-2 127.0.0.1:1002',
-    ]);
+    // Both backends (ready, and the live fallback) get the same list, with the same ids.
+    const servers = ['  server replica-1 127.0.0.1:1001 id 1', '  server replica-2 127.0.0.1:1002 id 2'];
+    expect(config.match(/^\s*server .*$/gm)).toEqual([...servers, ...servers]);
     const settings = (text: string) =>
       text.split('\n').filter((line) => line.trim() && !/^\s*(#|bind\s|server\s)/.test(line));
     expect(settings(config)).toEqual(settings(template));
   });
 });
 
-describe.skipIf(!available.ok)('startHaproxy', () => {
-  let a: Backend;
-  let b: Backend;
-  let lb: RunningHaproxy;
-
+/** Two stand-in backends behind a real HAProxy, started before the block's tests and stopped after. */
+function twoBackendsBehindHaproxy(): { a: Backend; b: Backend; lb: RunningHaproxy } {
+  const stack = {} as { a: Backend; b: Backend; lb: RunningHaproxy };
   beforeAll(async () => {
-    a = await startBackend('a');
-    b = await startBackend('b');
-    lb = await startHaproxy({ backends: [a, b] });
+    stack.a = await startBackend('a');
+    stack.b = await startBackend('b');
+    stack.lb = await startHaproxy({ backends: [stack.a, stack.b] });
   }, 30_000);
   afterAll(async () => {
-    await lb?.stop();
-    await Promise.all([a, b].filter(Boolean).map(closeBackend));
+    await stack.lb?.stop();
+    await Promise.all([stack.a, stack.b].filter(Boolean).map(closeBackend));
   });
+  return stack;
+}
+
+describe.skipIf(!available.ok)('startHaproxy', () => {
+  const stack = twoBackendsBehindHaproxy();
 
   it('spreads requests without a session id over both backends', async () => {
     const seen = new Set<string>();
-    for (let i = 0; i < 10; i += 1) seen.add((await get(lb.url)).body);
+    for (let i = 0; i < 10; i += 1) seen.add((await get(stack.lb.url)).body);
     expect([...seen].sort()).toEqual(['a', 'b']);
   });
 
   it('sends every request of a session to the backend that issued its id', async () => {
     for (let session = 0; session < 6; session += 1) {
-      const opened = await get(lb.url);
+      const opened = await get(stack.lb.url);
       expect(opened.sessionId).toEqual(expect.any(String));
       for (let i = 0; i < 5; i += 1) {
-        expect(await get(lb.url, opened.sessionId ?? '')).toEqual({
+        expect(await get(stack.lb.url, opened.sessionId ?? '')).toEqual({
           status: 200,
           body: opened.body,
           sessionId: null,
@@ -105,17 +116,41 @@ describe.skipIf(!available.ok)('startHaproxy', () => {
   it('routes around a dead backend, and sends its sessions to one that answers 404', async () => {
     const sessionsOnB: string[] = [];
     while (sessionsOnB.length < 3) {
-      const opened = await get(lb.url);
+      const opened = await get(stack.lb.url);
       if (opened.body === 'b' && opened.sessionId) sessionsOnB.push(opened.sessionId);
     }
-    await closeBackend(b);
+    await closeBackend(stack.b);
     // At once, before the health check notices: a refused connection is retried on the other backend.
-    for (let i = 0; i < 10; i += 1) expect(await get(lb.url)).toMatchObject({ status: 200, body: 'a' });
+    for (let i = 0; i < 10; i += 1) expect(await get(stack.lb.url)).toMatchObject({ status: 200, body: 'a' });
     for (const sessionId of sessionsOnB) {
-      expect(await get(lb.url, sessionId)).toMatchObject({ status: 404, body: 'a: session not found' });
+      expect(await get(stack.lb.url, sessionId)).toMatchObject({ status: 404, body: 'a: session not found' });
     }
     await new Promise((resolve) => setTimeout(resolve, MARKED_DOWN_MS));
-    expect(lb.log()).toMatch(/replica-2 is DOWN/);
-    for (let i = 0; i < 10; i += 1) expect(await get(lb.url)).toMatchObject({ status: 200, body: 'a' });
+    expect(stack.lb.log()).toMatch(/replica-2 is DOWN/);
+    for (let i = 0; i < 10; i += 1) expect(await get(stack.lb.url)).toMatchObject({ status: 200, body: 'a' });
+  }, 20_000);
+});
+
+describe.skipIf(!available.ok)('startHaproxy when no backend is ready', () => {
+  const stack = twoBackendsBehindHaproxy();
+
+  it('keeps serving through every live backend, sessions still sticky, and goes back once one is ready', async () => {
+    const opened = await get(stack.lb.url);
+    stack.a.ready = false;
+    stack.b.ready = false;
+    await new Promise((resolve) => setTimeout(resolve, MARKED_DOWN_MS));
+    expect(stack.lb.log()).toMatch(/mcp-servers has no server available/);
+    const seen = new Set<string>();
+    for (let i = 0; i < 10; i += 1) {
+      const answer = await get(stack.lb.url);
+      expect(answer.status).toBe(200);
+      seen.add(answer.body);
+    }
+    expect([...seen].sort()).toEqual(['a', 'b']);
+    expect(await get(stack.lb.url, opened.sessionId ?? '')).toMatchObject({ status: 200, body: opened.body });
+
+    stack.a.ready = true;
+    await new Promise((resolve) => setTimeout(resolve, MARKED_DOWN_MS));
+    for (let i = 0; i < 6; i += 1) expect(await get(stack.lb.url)).toMatchObject({ status: 200, body: 'a' });
   }, 20_000);
 });

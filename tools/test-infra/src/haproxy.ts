@@ -49,8 +49,8 @@ export interface RunningHaproxy {
 }
 
 /**
- * Rewrites the shipped configuration for loopback: `bind` on 127.0.0.1:port, and one `server` line
- * per backend in place of the compose ones (which name Docker hosts and Docker's resolver).
+ * Rewrites the shipped configuration for loopback: `bind` on 127.0.0.1:port, and in each backend one
+ * `server` line per replica in place of the compose ones (which name Docker hosts and Docker's resolver).
  * Everything else, the balance, stick table, health check, retries and timeouts, is kept as it is.
  */
 export function loopbackConfig(
@@ -60,20 +60,24 @@ export function loopbackConfig(
 ): string {
   const lines = template.split('\n');
   const bind = lines.findIndex((line) => /^\s*bind\s/.test(line));
-  const firstServer = lines.findIndex((line) => /^\s*server\s/.test(line));
-  if (bind === -1 || firstServer === -1) {
+  const isServer = (line: string | undefined) => /^\s*server\s/.test(line ?? '');
+  if (bind === -1 || !lines.some((line) => isServer(line))) {
     throw new Error('the HAProxy template needs a `bind` line and at least one `server` line');
   }
   const indent = (line: string | undefined) => /^\s*/.exec(line ?? '')?.[0] ?? '  ';
-  const servers = backends.map(
-    (backend, index) =>
-      `${indent(lines[firstServer])}server replica-${index + 1} ${backend.host ?? '127.0.0.1'}:${backend.port}`,
-  );
+  // Every backend's block of servers becomes the same list, with the same ids, so a stick table
+  // shared between backends points at the same replica in each.
+  const servers = (like: string) =>
+    backends.map(
+      (backend, index) =>
+        `${indent(like)}server replica-${index + 1} ${backend.host ?? '127.0.0.1'}:${backend.port} id ${index + 1}`,
+    );
   const out: string[] = [];
   lines.forEach((line, index) => {
     if (index === bind) out.push(`${indent(line)}bind 127.0.0.1:${port}`);
-    else if (index === firstServer) out.push(...servers);
-    else if (!/^\s*server\s/.test(line)) out.push(line);
+    else if (isServer(line)) {
+      if (!isServer(lines[index - 1])) out.push(...servers(line));
+    } else out.push(line);
   });
   return out.join('\n');
 }

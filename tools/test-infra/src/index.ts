@@ -6,7 +6,9 @@
 export { freePort } from './free-port.js';
 export type { HaproxyBackend, RunningHaproxy, StartHaproxyOptions } from './haproxy.js';
 export { HAPROXY_CONFIG_PATH, loopbackConfig, startHaproxy } from './haproxy.js';
-export type { PostgresCluster } from './postgres.js';
+export type { PostgresCluster, PostgresOptions } from './postgres.js';
 export { startPostgres } from './postgres.js';
+export type { SseStream } from './sse.js';
+export { openSseStream, parseMcpBody } from './sse.js';
 export type { Availability } from './system-binaries.js';
 export { findHaproxy, findPostgresBin, systemPrograms } from './system-binaries.js';

@@ -4,7 +4,6 @@ import { type PostgresCluster, startPostgres } from './postgres.js';
 import { findPostgresBin, systemPrograms } from './system-binaries.js';
 
 const available = systemPrograms('the throwaway PostgreSQL tests', ['postgres']);
-if (!available.ok) console.warn(available.skipLine);
 
 describe.skipIf(!available.ok)('startPostgres', () => {
   let cluster: PostgresCluster;

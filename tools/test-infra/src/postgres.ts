@@ -31,7 +31,15 @@ export interface PostgresCluster {
   destroy(): Promise<void>;
 }
 
-export async function startPostgres(): Promise<PostgresCluster> {
+export interface PostgresOptions {
+  /**
+   * Keep fsync on, as a real deployment does. Off by default: tests don't need the test cluster to
+   * survive a power cut, and fsync would only slow them; a benchmark comparing stores needs it on.
+   */
+  durable?: boolean;
+}
+
+export async function startPostgres({ durable = false }: PostgresOptions = {}): Promise<PostgresCluster> {
   const bin = findPostgresBin();
   if (!bin) throw new Error('PostgreSQL server binaries not found (apt-get install -y postgresql).');
   const root = mkdtempSync(path.join(tmpdir(), 'mcp-workshop-pg-'));
@@ -48,8 +56,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
     `-p ${port}`,
     "-c listen_addresses='127.0.0.1'",
     `-c unix_socket_directories='${root}'`,
-    // Tests never need crash safety of the test cluster itself; the app's own guarantees are tested elsewhere.
-    '-c fsync=off',
+    ...(durable ? [] : ['-c fsync=off']),
     '-c max_connections=200',
   ].join(' ');
   const log = path.join(root, 'server.log');

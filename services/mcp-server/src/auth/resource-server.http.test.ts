@@ -224,11 +224,40 @@ describe('401 for requests without a valid token', () => {
     expect(body.error_description).toMatch(/not issued for this server/);
   });
 
-  it('refuses a token from another issuer', async () => {
+  it('refuses a token from another issuer (another server, with keys of its own)', async () => {
     await expectUnauthorized(
       await callTool(server.mcpUrl, tokens.otherIssuer, 'calculate', { expression: '1+1' }),
       tokens.otherIssuer,
     );
+  });
+
+  it("refuses a token signed with the trusted issuer's own key that names another iss, or another aud", async () => {
+    const thirdParty = await startMinimalIssuer();
+    const guarded = await startTestServer({
+      auth: { issuer: await discoverIssuer(thirdParty.url), resource: RESOURCE },
+    });
+    try {
+      // The key is the trusted one, so only the claim can be what is refused.
+      const valid = await thirdParty.sign({ scope: 'tasks:read' });
+      expect((await callTool(guarded.mcpUrl, valid, 'list_tasks')).status).toBe(200);
+      const otherIss = await thirdParty.sign(
+        { scope: 'tasks:read' },
+        { issuer: 'https://other-issuer.example' },
+      );
+      const wrongIssuer = await expectUnauthorized(
+        await callTool(guarded.mcpUrl, otherIss, 'list_tasks'),
+        otherIss,
+      );
+      expect(wrongIssuer.error_description).toBe('The token comes from another issuer (iss).');
+      const otherAud = await thirdParty.sign({ scope: 'tasks:read' }, { audience: OTHER_RESOURCE });
+      const wrongAudience = await expectUnauthorized(
+        await callTool(guarded.mcpUrl, otherAud, 'list_tasks'),
+        otherAud,
+      );
+      expect(wrongAudience.error_description).toBe('The token was not issued for this server (aud).');
+    } finally {
+      await Promise.all([guarded.close(), thirdParty.close()]);
+    }
   });
 
   it('refuses an expired token, and one not valid yet', async () => {
@@ -486,6 +515,42 @@ describe('scopes per tool (403 insufficient_scope, for step-up)', () => {
     );
   });
 
+  it('resources/list shows tasks (ids and titles) only to a token with tasks:read', async () => {
+    const title = `Listed only with tasks:read ${Date.now()}`;
+    const added = await readMessages(await callTool(server.mcpUrl, tokens.agent, 'add_task', { title }));
+    expect(added[0]?.result?.isError).toBe(false);
+    const listed = (messages: Awaited<ReturnType<typeof readMessages>>) =>
+      (messages[0]?.result?.resources as Array<{ uri: string; title?: string }>) ?? [];
+    const isTask = (uri: string) => /^tasks:\/\/\d/.test(uri);
+    const modern = async (token: string) => {
+      const response = await modernCall(server.mcpUrl, bearer(token), 'resources/list', {});
+      expect(response.status).toBe(200);
+      return listed(await readMessages(response));
+    };
+
+    for (const resources of [await modern(tokens.reader), await modern(tokens.agent)]) {
+      expect(resources.some((resource) => resource.title?.includes(title))).toBe(true);
+    }
+    const withoutRead = await modern(tokens.writeOnly);
+    expect(withoutRead.filter((resource) => isTask(resource.uri))).toEqual([]);
+    expect(JSON.stringify(withoutRead)).not.toContain(title);
+    expect(withoutRead.map((resource) => resource.uri)).toContain('cities://all');
+    expect(withoutRead.some((resource) => resource.uri.startsWith('adr://'))).toBe(true);
+
+    // The same on a 2025 session, whose token comes with each request.
+    const session = await openSession(server.mcpUrl, tokens.writeOnly);
+    const onWriteOnly = await onSession(server.mcpUrl, session, tokens.writeOnly, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'resources/list',
+      params: {},
+    });
+    expect(onWriteOnly.status).toBe(200);
+    const sessionList = listed(await readMessages(onWriteOnly));
+    expect(sessionList.map((resource) => resource.uri)).toContain('cities://all');
+    expect(sessionList.filter((resource) => isTask(resource.uri))).toEqual([]);
+  });
+
   it('the curl path obeys the same rules', async () => {
     const post = (token: string, name: string, body: unknown) =>
       fetch(`${server.baseUrl}/tools/${name}`, {
@@ -599,11 +664,19 @@ async function startMinimalIssuer() {
   return {
     url: base,
     close: http.close,
-    sign(claims: Record<string, unknown>, { notBefore }: { notBefore?: string } = {}) {
+    /** A token signed with this issuer's key; `issuer` and `audience` override its `iss` and `aud`. */
+    sign(
+      claims: Record<string, unknown>,
+      {
+        notBefore,
+        issuer = base,
+        audience = RESOURCE,
+      }: { notBefore?: string; issuer?: string; audience?: string } = {},
+    ) {
       const jwt = new SignJWT({ client_id: 'third-party-client', ...claims })
         .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: jwk.kid })
-        .setIssuer(base)
-        .setAudience(RESOURCE)
+        .setIssuer(issuer)
+        .setAudience(audience)
         .setSubject('someone-elsewhere')
         .setIssuedAt()
         .setExpirationTime('5m');

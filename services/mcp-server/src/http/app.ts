@@ -1,7 +1,8 @@
 /**
  * @module http/app
- * `createApp()` builds the express app: `/mcp` (Streamable HTTP), `/health`, and the curl path
- * (`/tools`). It binds nothing; the entry file listens.
+ * `createApp()` builds the express app: `/mcp` (Streamable HTTP), `/health` (liveness),
+ * `/health/ready` (readiness: the task database answers), and the curl path (`/tools`). It binds
+ * nothing and does no I/O of its own: readiness asks `checkReady`, which the entry file wires.
  */
 
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
@@ -24,6 +25,18 @@ import { createRateLimits, type RateLimitOptions } from './rate-limits.js';
 import { SessionRegistry } from './sessions.js';
 import { createToolRoutes } from './tool-routes.js';
 
+/**
+ * A readiness probe answers within this whatever the database does: a load balancer's check
+ * times out after a few seconds, and a slow answer means "not ready" anyway.
+ */
+export const READY_TIMEOUT_MS = 2_000;
+
+/** What the readiness check found; `ServerDeps.checkReady` in deps.ts produces it. */
+export interface Readiness {
+  ready: boolean;
+  database: 'ok' | 'unreachable';
+}
+
 /** Largest request body accepted anywhere (MCP messages and curl-path arguments are small). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_BODY_LABEL = '1 MB';
@@ -44,6 +57,13 @@ export interface AppOptions {
   auth?: AppAuthOptions;
   /** Per-client rate limits (`MCP_RATE_LIMIT_PER_MINUTE`, `MCP_HANDSHAKE_RATE_LIMIT_PER_MINUTE`); none when absent. */
   rateLimits?: RateLimitOptions;
+  /** Whether the task database answers, for `GET /health/ready`; always ready when absent. */
+  checkReady?: () => Promise<Readiness>;
+  /**
+   * `MCP_TRUST_PROXY`, as express's `trust proxy`: behind a load balancer every request comes from
+   * its address, so without this all clients would share one rate-limit bucket.
+   */
+  trustProxy?: string;
 }
 
 export interface AppAuthOptions {
@@ -91,6 +111,7 @@ export function createApp(options: AppOptions): WorkshopApp {
 
   const app = express();
   app.disable('x-powered-by');
+  if (options.trustProxy) app.set('trust proxy', trustProxySetting(options.trustProxy));
   // DNS-rebinding and cross-site protection: a foreign Host or Origin gets 403 before anything else runs.
   app.use(hostHeaderValidation([...localhostAllowedHostnames(), ...(options.allowedHosts ?? [])]));
   const resourceServer = options.auth && createResourceServer({ ...options.auth, logger });
@@ -128,6 +149,28 @@ export function createApp(options: AppOptions): WorkshopApp {
     });
   });
 
+  // Readiness, apart from liveness: a replica whose database is away stays alive (restarting it
+  // would not help) but leaves the load balancer's rotation until the database is back.
+  // Behind the same handshake limit as /health, which app.use('/health') also covers.
+  const checkReady =
+    options.checkReady ?? (async (): Promise<Readiness> => ({ ready: true, database: 'ok' }));
+  app.get('/health/ready', async (_req, res) => {
+    const { ready, database } = await withinReadyTimeout(checkReady);
+    res
+      .status(ready ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json(
+        ready
+          ? { status: 'ready', database }
+          : {
+              status: 'not_ready',
+              database,
+              message:
+                'The task database is unreachable; task tools fail until it is back. Other tools work.',
+            },
+      );
+  });
+
   if (resourceServer) {
     app.use('/mcp', resourceServer.mcpScopes);
     app.post('/tools/:name', resourceServer.toolScopes);
@@ -142,4 +185,28 @@ export function createApp(options: AppOptions): WorkshopApp {
   }) satisfies express.ErrorRequestHandler);
 
   return { app, sessions, close: () => endpoint.close(), serversBuilt: () => built };
+}
+
+/** The check's answer, or "unreachable" when it throws or takes longer than {@link READY_TIMEOUT_MS}. */
+async function withinReadyTimeout(check: () => Promise<Readiness>): Promise<Readiness> {
+  const unreachable: Readiness = { ready: false, database: 'unreachable' };
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Readiness>((resolve) => {
+    timer = setTimeout(() => resolve(unreachable), READY_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([check().catch(() => unreachable), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A hop count stays a number for express; anything else is its list of addresses and presets. */
+function trustProxySetting(value: string): number | string[] {
+  return /^\d+$/.test(value)
+    ? Number(value)
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
 }

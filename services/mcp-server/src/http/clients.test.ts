@@ -54,11 +54,11 @@ describe('official v2 client (@modelcontextprotocol/client)', () => {
         expect(tools.map((tool) => tool.name)).toEqual(
           expect.arrayContaining(SAMPLE_CALLS.map((call) => call.name)),
         );
-        for (const task of srv.deps.tasks.list('all')) srv.deps.tasks.delete(task.id);
+        for (const task of await srv.deps.tasks.list('all')) await srv.deps.tasks.delete(task.id);
         for (const call of SAMPLE_CALLS) {
           const task =
             call.name.endsWith('_task') && call.name !== 'add_task'
-              ? srv.deps.tasks.list('all')[0]
+              ? (await srv.deps.tasks.list('all'))[0]
               : undefined;
           const args = task ? { id: task.id } : call.arguments;
           expectStructured((await client.callTool({ name: call.name, arguments: args })) as AnyResult);

@@ -154,6 +154,29 @@ describe('rate limits', () => {
     expect((await calculate(server.mcpUrl, 9)).status).toBe(200);
   });
 
+  it('behind a trusted proxy, counts each forwarded client on its own; otherwise the proxy is one client', async () => {
+    const from = (url: string, id: number, client: string) =>
+      postModern(
+        url,
+        'tools/call',
+        { name: 'calculate', arguments: { expression: '1+1' } },
+        { id, headers: { 'x-forwarded-for': client } },
+      );
+    server = await startTestServer({
+      rateLimits: { callsPerMinute: 2, handshakesPerMinute: 100 },
+      trustProxy: 'loopback',
+    });
+    for (const id of [1, 2]) expect((await from(server.mcpUrl, id, '203.0.113.7')).status).toBe(200);
+    await expectLimited(await from(server.mcpUrl, 3, '203.0.113.7'), 3);
+    expect((await from(server.mcpUrl, 4, '198.51.100.9')).status).toBe(200);
+    await server.close();
+
+    // Not trusted: the header is ignored, so nobody can dodge the limit by writing it.
+    server = await startTestServer({ rateLimits: { callsPerMinute: 2, handshakesPerMinute: 100 } });
+    for (const id of [1, 2]) expect((await from(server.mcpUrl, id, `192.0.2.${id}`)).status).toBe(200);
+    await expectLimited(await from(server.mcpUrl, 3, '192.0.2.3'), 3);
+  });
+
   it('sets no limit and no headers when both are 0', async () => {
     server = await start(0, 0);
     for (let id = 1; id <= 20; id++) {

@@ -83,11 +83,11 @@ export async function runPrompt(
 export function safeCompletions(
   name: string,
   deps: ToolDeps,
-  complete: (value: string) => string[],
-): (value: string) => string[] {
-  return (value) => {
+  complete: (value: string) => string[] | Promise<string[]>,
+): (value: string) => Promise<string[]> {
+  return async (value) => {
     try {
-      return complete(value);
+      return await complete(value);
     } catch (error) {
       deps.logger.warn({ err: error, prompt: name }, 'prompt completion failed; returning no suggestions');
       return [];

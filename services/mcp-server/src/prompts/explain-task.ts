@@ -17,12 +17,9 @@ const NAME = 'explain_task';
 const TASK_ID_PATTERN = /^[1-9]\d{0,14}$/;
 
 /** Ids of every task, oldest first, that start with what was typed ("1" → "1", "10", "11"…). */
-export function completeTaskId(deps: ToolDeps, value: string): string[] {
+export async function completeTaskId(deps: ToolDeps, value: string): Promise<string[]> {
   const typed = value.trim();
-  return deps.tasks
-    .list('all')
-    .map((task) => String(task.id))
-    .filter((id) => id.startsWith(typed));
+  return (await deps.tasks.list('all')).map((task) => String(task.id)).filter((id) => id.startsWith(typed));
 }
 
 function buildArgsSchema(deps: ToolDeps) {
@@ -73,8 +70,8 @@ export const explainTask: WorkshopPrompt = {
   },
 };
 
-function buildExplanation(deps: ToolDeps, id: number): GetPromptResult {
-  const task = deps.tasks.get(id);
+async function buildExplanation(deps: ToolDeps, id: number): Promise<GetPromptResult> {
+  const task = await deps.tasks.get(id);
   if (!task) {
     throw invalidArgument(NAME, `No task with id ${id}. Complete the id argument to see the existing ids.`);
   }

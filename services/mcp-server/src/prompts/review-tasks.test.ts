@@ -31,30 +31,34 @@ describe('review_tasks', () => {
     const json = /```json\n([\s\S]*)\n```/.exec(texts[0] ?? '')?.[1] ?? '';
     return { result, snapshot: JSON.parse(json) as Snapshot, ask: texts[1] ?? '' };
   };
-  const addTasks = (...titles: string[]) => titles.map((title) => fixture.deps.tasks.add(title));
+  const addTasks = async (...titles: string[]) => {
+    const tasks = [];
+    for (const title of titles) tasks.push(await fixture.deps.tasks.add(title));
+    return tasks;
+  };
 
   it('embeds every task as JSON and asks which to complete when no status is given', async () => {
-    const [first, second] = addTasks('Book flights', 'Pack bags');
-    fixture.deps.tasks.complete(second?.id ?? 0);
+    const [first, second] = await addTasks('Book flights', 'Pack bags');
+    await fixture.deps.tasks.complete(second?.id ?? 0);
     const { result, snapshot, ask } = await get();
     expect(result.messages.map((message) => message.role)).toEqual(['user', 'user']);
     expect(snapshot).toMatchObject({ status: 'all', total: 2, shown: 2 });
-    expect(snapshot.tasks).toEqual(fixture.deps.tasks.list('all'));
+    expect(snapshot.tasks).toEqual(await fixture.deps.tasks.list('all'));
     expect(snapshot.tasks[0]).toMatchObject({ id: first?.id, title: 'Book flights', done: false });
     expect(ask).toMatch(/to do next/);
     expect(ask).toMatch(/complete_task/);
   });
 
   it('embeds only open tasks when status is "open"', async () => {
-    const [, done] = addTasks('Book flights', 'Pack bags');
-    fixture.deps.tasks.complete(done?.id ?? 0);
+    const [, done] = await addTasks('Book flights', 'Pack bags');
+    await fixture.deps.tasks.complete(done?.id ?? 0);
     const { snapshot } = await get({ status: 'open' });
     expect(snapshot.tasks.map((task) => task.title)).toEqual(['Book flights']);
   });
 
   it('asks for a retrospective instead of completions when status is "done"', async () => {
-    const [task] = addTasks('Book flights');
-    fixture.deps.tasks.complete(task?.id ?? 0);
+    const [task] = await addTasks('Book flights');
+    await fixture.deps.tasks.complete(task?.id ?? 0);
     const { snapshot, ask } = await get({ status: 'done' });
     expect(snapshot.total).toBe(1);
     expect(ask).toMatch(/finished tasks/);
@@ -68,13 +72,13 @@ describe('review_tasks', () => {
   });
 
   it('adds the focus to the request, line breaks included', async () => {
-    addTasks('Book flights');
+    await addTasks('Book flights');
     const { ask } = await get({ focus: '  the trip to Oslo\nand packing ' });
     expect(ask).toMatch(/Focus on this: the trip to Oslo\nand packing$/);
   });
 
   it('embeds at most MAX_REVIEW_TASKS tasks and says how many were left out', async () => {
-    addTasks(...Array.from({ length: MAX_REVIEW_TASKS + 5 }, (_, i) => `task ${i + 1}`));
+    await addTasks(...Array.from({ length: MAX_REVIEW_TASKS + 5 }, (_, i) => `task ${i + 1}`));
     const { result, snapshot } = await get();
     expect(snapshot).toMatchObject({ total: MAX_REVIEW_TASKS + 5, shown: MAX_REVIEW_TASKS });
     expect(snapshot.tasks).toHaveLength(MAX_REVIEW_TASKS);

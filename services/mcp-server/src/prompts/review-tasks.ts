@@ -53,8 +53,12 @@ export const reviewTasks: WorkshopPrompt = {
   },
 };
 
-function buildReview(deps: ToolDeps, status: TaskStatusFilter, focus: string | undefined): GetPromptResult {
-  const tasks = deps.tasks.list(status);
+async function buildReview(
+  deps: ToolDeps,
+  status: TaskStatusFilter,
+  focus: string | undefined,
+): Promise<GetPromptResult> {
+  const tasks = await deps.tasks.list(status);
   const shown = tasks.slice(0, MAX_REVIEW_TASKS);
   const snapshot = { status, total: tasks.length, shown: shown.length, tasks: shown };
   const omitted =

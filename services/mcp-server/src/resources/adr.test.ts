@@ -20,7 +20,7 @@ async function connectWithAdrDir(adrDir: string, dataDir: string) {
     client: connection.client,
     async close() {
       await connection.close();
-      tasks.close();
+      await tasks.close();
     },
   };
 }

@@ -158,13 +158,13 @@ describe('resource notifications over HTTP (2025 session)', () => {
     const watcherStream = await openGetStream(srv.mcpUrl, watcher);
     const bystanderStream = await openGetStream(srv.mcpUrl, bystander);
     try {
-      const task = srv.deps.tasks.add('shared');
+      const task = await srv.deps.tasks.add('shared');
       expect(await watcherStream.next()).toMatchObject({ method: 'notifications/resources/list_changed' });
       expect(await bystanderStream.next()).toMatchObject({ method: 'notifications/resources/list_changed' });
       await call(watcher, 'resources/subscribe', { uri: `tasks://${task.id}` });
-      srv.deps.tasks.complete(task.id);
+      await srv.deps.tasks.complete(task.id);
       expect(await watcherStream.next()).toMatchObject({ params: { uri: `tasks://${task.id}` } });
-      srv.deps.tasks.add('marker');
+      await srv.deps.tasks.add('marker');
       expect(await bystanderStream.next()).toMatchObject({ method: 'notifications/resources/list_changed' });
     } finally {
       watcherStream.close();
@@ -189,7 +189,7 @@ describe('resource notifications over HTTP (2025 session)', () => {
     const baseline = listenerCount(srv.deps.taskEvents);
     const ids: string[] = [];
     for (let i = 0; i < 20; i += 1) ids.push(await openRawSession(srv.mcpUrl));
-    const task = srv.deps.tasks.add('watched');
+    const task = await srv.deps.tasks.add('watched');
     for (const id of ids) await call(id, 'resources/subscribe', { uri: `tasks://${task.id}` });
     expect(listenerCount(srv.deps.taskEvents)).toBe(baseline + 40);
     for (const id of ids) {
@@ -220,7 +220,7 @@ describe('resource notifications over HTTP (2026-07-28)', () => {
 
   it('delivers resources/updated and list_changed on a subscriptions/listen stream', async () => {
     const modern = await connectModern();
-    const task = srv.deps.tasks.add('watch me');
+    const task = await srv.deps.tasks.add('watch me');
     const updated: string[] = [];
     let listChanged = 0;
     modern.setNotificationHandler('notifications/resources/updated', (notification) => {
@@ -252,7 +252,7 @@ describe('resource notifications over HTTP (2026-07-28)', () => {
 
   it('reads a task resource and rejects resources/subscribe, which the revision removed', async () => {
     const modern = await connectModern();
-    const task = srv.deps.tasks.add('read me');
+    const task = await srv.deps.tasks.add('read me');
     const { contents } = await modern.readResource({ uri: `tasks://${task.id}` });
     expect(JSON.parse((contents[0] as { text: string }).text)).toMatchObject({
       id: task.id,
@@ -312,7 +312,7 @@ describe('resource notifications over HTTP (stateless)', () => {
   afterAll(async () => srv.close());
 
   it('adds no task listeners for 200 per-request 2025 instances that initialize and subscribe', async () => {
-    const task = srv.deps.tasks.add('watched');
+    const task = await srv.deps.tasks.add('watched');
     const baseline = listenerCount(srv.deps.taskEvents);
     const headers = { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' };
     const post = async (body: unknown) => {

@@ -43,7 +43,7 @@ describe('resource subscriptions (2025 era, in memory)', () => {
   });
   afterEach(async () => {
     await conn.close();
-    store.close();
+    await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -51,44 +51,44 @@ describe('resource subscriptions (2025 era, in memory)', () => {
   const flush = () => conn.client.ping();
 
   it('answers subscribe and unsubscribe with an empty result', async () => {
-    const task = store.add('watch me');
+    const task = await store.add('watch me');
     expect(await conn.client.subscribeResource({ uri: `tasks://${task.id}` })).toEqual({});
     expect(await conn.client.unsubscribeResource({ uri: `tasks://${task.id}` })).toEqual({});
   });
 
   it('sends resources/updated for tasks://N and tasks://all when a subscribed task is completed', async () => {
-    const task = store.add('watch me');
-    const other = store.add('not watched');
+    const task = await store.add('watch me');
+    const other = await store.add('not watched');
     await conn.client.subscribeResource({ uri: `tasks://${task.id}` });
     await conn.client.subscribeResource({ uri: 'tasks://all' });
-    store.complete(other.id);
+    await store.complete(other.id);
     await vi.waitFor(() => expect(updated).toEqual(['tasks://all']), { timeout: NOTIFICATION_WAIT_MS });
-    store.complete(task.id);
+    await store.complete(task.id);
     await vi.waitFor(() => expect(updated).toEqual(['tasks://all', `tasks://${task.id}`, 'tasks://all']), {
       timeout: NOTIFICATION_WAIT_MS,
     });
   });
 
   it('stops sending resources/updated after unsubscribe', async () => {
-    const task = store.add('watch me');
+    const task = await store.add('watch me');
     await conn.client.subscribeResource({ uri: `tasks://${task.id}` });
     await conn.client.unsubscribeResource({ uri: `tasks://${task.id}` });
-    store.complete(task.id);
+    await store.complete(task.id);
     await flush();
     expect(updated).toEqual([]);
     expect(taskEvents.listenerCount('updated')).toBe(0);
   });
 
   it('sends resources/list_changed to an initialized session when a task is added or deleted', async () => {
-    const task = store.add('new');
+    const task = await store.add('new');
     await vi.waitFor(() => expect(listChanged).toBe(1), { timeout: NOTIFICATION_WAIT_MS });
-    store.delete(task.id);
+    await store.delete(task.id);
     await vi.waitFor(() => expect(listChanged).toBe(2), { timeout: NOTIFICATION_WAIT_MS });
   });
 
   it('sends resources/updated for tasks://all to its subscribers when a task is added', async () => {
     await conn.client.subscribeResource({ uri: 'tasks://all' });
-    store.add('new');
+    await store.add('new');
     await vi.waitFor(() => expect(updated).toEqual(['tasks://all']), { timeout: NOTIFICATION_WAIT_MS });
   });
 
@@ -116,7 +116,7 @@ describe('resource subscriptions (2025 era, in memory)', () => {
   );
 
   it(`refuses more than ${MAX_SUBSCRIPTIONS} subscriptions on one session`, async () => {
-    const task = store.add('one');
+    const task = await store.add('one');
     // Distinct URIs are needed to fill the set; well-formed ADR slugs are accepted without a file.
     for (let i = 0; i < MAX_SUBSCRIPTIONS; i += 1) {
       await conn.client.subscribeResource({ uri: `adr://${String(i % 1000).padStart(3, '0')}-x${i}` });
@@ -128,7 +128,7 @@ describe('resource subscriptions (2025 era, in memory)', () => {
   });
 
   it('removes its listeners when the connection closes', async () => {
-    const task = store.add('watch me');
+    const task = await store.add('watch me');
     await conn.client.subscribeResource({ uri: `tasks://${task.id}` });
     expect(listenerCount(taskEvents)).toBe(2);
     await conn.close();
@@ -164,7 +164,7 @@ describe('resource subscription listeners', () => {
       for (const server of servers) await server.close();
       expect(listenerCount(taskEvents)).toBe(0);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -174,7 +174,7 @@ describe('resource subscription listeners', () => {
       openTaskStore({ dataDir: dir, logger: createSilentLogger() }),
       taskEvents,
     );
-    const task = store.add('watched by many');
+    const task = await store.add('watched by many');
     const deps = testDeps({ tasks: store, taskEvents });
     try {
       for (let i = 0; i < 200; i += 1) {
@@ -184,7 +184,7 @@ describe('resource subscription listeners', () => {
       }
       expect(listenerCount(taskEvents)).toBe(0);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

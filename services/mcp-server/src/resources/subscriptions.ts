@@ -36,13 +36,13 @@ const MAX_URI_LENGTH = 2_048;
  * e.g. `test://watched-resource`) use other schemes: any well-formed URI is accepted for them,
  * since such a resource never changes and nothing is ever sent for it.
  */
-function isSubscribable(uri: string, deps: ToolDeps): boolean {
+async function isSubscribable(uri: string, deps: ToolDeps): Promise<boolean> {
   if (uri === ALL_TASKS_URI || uri === CITIES_URI) return true;
   const [, scheme, rest = ''] = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(uri) ?? [];
   switch (scheme?.toLowerCase()) {
     case 'tasks': {
       const id = parseTaskId(rest);
-      return id !== undefined && deps.tasks.get(id) !== undefined;
+      return id !== undefined && (await deps.tasks.get(id)) !== undefined;
     }
     case 'adr':
       return parseSlug(rest) !== undefined;
@@ -91,9 +91,9 @@ export function installResourceSubscriptions(server: McpServer, deps: ToolDeps):
     else taskEvents.off('listChanged', onListChanged);
   };
 
-  server.server.setRequestHandler('resources/subscribe', (request) => {
+  server.server.setRequestHandler('resources/subscribe', async (request) => {
     const { uri } = request.params;
-    if (!isSubscribable(uri, deps)) {
+    if (!(await isSubscribable(uri, deps))) {
       throw new ResourceNotFoundError(
         uri,
         `Cannot subscribe to ${uri}: no such resource. See resources/list.`,

@@ -52,7 +52,7 @@ describe('task resources', () => {
   });
   afterEach(async () => {
     await conn.close();
-    store.close();
+    await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -66,8 +66,8 @@ describe('task resources', () => {
   };
 
   it('reads tasks://all as { items, count } in store order', async () => {
-    store.add('first');
-    store.complete(store.add('second').id);
+    await store.add('first');
+    await store.complete((await store.add('second')).id);
     const all = await read('tasks://all');
     expect(all.count).toBe(2);
     expect(all.items.map((task: { title: string }) => task.title)).toEqual(['first', 'second']);
@@ -79,14 +79,14 @@ describe('task resources', () => {
   });
 
   it('reads one task by id', async () => {
-    const task = store.add('Pack an umbrella');
+    const task = await store.add('Pack an umbrella');
     expect(await read(`tasks://${task.id}`)).toEqual(task);
   });
 
   it('lists every existing task in resources/list, with name, title, description and mimeType', async () => {
-    const a = store.add('alpha');
-    const b = store.add('beta');
-    store.complete(b.id);
+    const a = await store.add('alpha');
+    const b = await store.add('beta');
+    await store.complete(b.id);
     const { resources } = await conn.client.listResources();
     const tasks = resources.filter((resource) => /^tasks:\/\/\d+$/.test(resource.uri));
     expect(tasks).toEqual([
@@ -108,14 +108,14 @@ describe('task resources', () => {
   });
 
   it('drops a deleted task from resources/list', async () => {
-    const task = store.add('gone soon');
-    store.delete(task.id);
+    const task = await store.add('gone soon');
+    await store.delete(task.id);
     const { resources } = await conn.client.listResources();
     expect(resources.map((resource) => resource.uri)).not.toContain(`tasks://${task.id}`);
   });
 
   it('completes task ids by prefix', async () => {
-    for (let i = 0; i < 12; i += 1) store.add(`task ${i}`);
+    for (let i = 0; i < 12; i += 1) await store.add(`task ${i}`);
     const { completion } = await conn.client.complete({
       ref: { type: 'ref/resource', uri: 'tasks://{id}' },
       argument: { name: 'id', value: '1' },
@@ -142,8 +142,8 @@ describe('task resources', () => {
     'tasks://../../etc/passwd',
     'tasks://1;DROP TABLE tasks',
   ])('refuses the malformed task URI %s as not found', async (uri) => {
-    store.add('one');
-    store.add('two');
+    await store.add('one');
+    await store.add('two');
     const error = await conn.client.readResource({ uri }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: -32602, data: { uri: expect.any(String) } });
   });

@@ -3,14 +3,18 @@
  * `tasks://all` (every task) and the `tasks://{id}` template (one task), read live from the task
  * store. The template's list callback puts every existing task into `resources/list`, and its
  * completion offers the ids. The store caps the list at `MAX_TASKS`, which bounds both.
+ * `resources/list` itself needs no scope (`auth/scopes.ts`), so when sign-in is on the template
+ * lists tasks only to a token with `tasks:read`: titles are task data, like `resources/read`.
  * Test: `tasks.test.ts`.
  */
 import {
+  type AuthInfo,
   type CacheHint,
   type McpServer,
   ResourceNotFoundError,
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
+import { missingScopes, TASKS_READ } from '../auth/scopes.js';
 import type { Task } from '../tasks/store.js';
 import type { ToolDeps } from '../tools/deps.js';
 import { JSON_MIME, jsonContents } from './contents.js';
@@ -45,21 +49,30 @@ function describeTask(task: Task): string {
   return task.done ? `Done since ${task.completedAt}.` : `Open since ${task.createdAt}.`;
 }
 
+/**
+ * Whether a request may see tasks in `resources/list`. No token means sign-in is off (stdio, or
+ * HTTP without `MCP_AUTH_ISSUER`): with it on, the guard lets no request through without one.
+ */
+export function maySeeTasks(authInfo: AuthInfo | undefined): boolean {
+  return authInfo === undefined || missingScopes([TASKS_READ], authInfo.scopes).length === 0;
+}
+
 function buildTaskTemplate(deps: ToolDeps): ResourceTemplate {
   return new ResourceTemplate(TASK_URI_TEMPLATE, {
-    list: () => ({
-      resources: deps.tasks.list('all').map((task) => ({
-        uri: taskUri(task.id),
-        name: `task-${task.id}`,
-        title: `Task ${task.id}: ${task.title}`,
-        description: describeTask(task),
-        mimeType: JSON_MIME,
-      })),
+    list: async (ctx) => ({
+      resources: !maySeeTasks(ctx.http?.authInfo)
+        ? []
+        : (await deps.tasks.list('all')).map((task) => ({
+            uri: taskUri(task.id),
+            name: `task-${task.id}`,
+            title: `Task ${task.id}: ${task.title}`,
+            description: describeTask(task),
+            mimeType: JSON_MIME,
+          })),
     }),
     complete: {
-      id: (value) =>
-        deps.tasks
-          .list('all')
+      id: async (value) =>
+        (await deps.tasks.list('all'))
           .map((task) => String(task.id))
           .filter((id) => id.startsWith(value))
           .slice(0, MAX_COMPLETIONS),
@@ -93,8 +106,8 @@ export function registerTaskResources(server: McpServer, deps: ToolDeps): void {
       mimeType: JSON_MIME,
       cacheHint: TASK_CACHE_HINT,
     },
-    (uri) => {
-      const items = deps.tasks.list('all');
+    async (uri) => {
+      const items = await deps.tasks.list('all');
       return jsonContents(uri.href, { items, count: items.length });
     },
   );
@@ -109,9 +122,9 @@ export function registerTaskResources(server: McpServer, deps: ToolDeps): void {
       mimeType: JSON_MIME,
       cacheHint: TASK_CACHE_HINT,
     },
-    (uri, { id }) => {
+    async (uri, { id }) => {
       const taskId = parseTaskId(id);
-      const task = taskId === undefined ? undefined : deps.tasks.get(taskId);
+      const task = taskId === undefined ? undefined : await deps.tasks.get(taskId);
       if (!task) {
         throw new ResourceNotFoundError(
           uri.href,

@@ -23,25 +23,25 @@ export function createTaskEvents(): TaskEvents {
   return events;
 }
 
-/** Wraps a store so every write is announced on `events`. Reads pass straight through. */
+/** Wraps a store so every write is announced on `events`, once it is stored. Reads pass straight through. */
 export function announceTaskChanges(store: TaskStore, events: TaskEvents): TaskStore {
   return {
     ...store,
     list: (status) => store.list(status),
     get: (id) => store.get(id),
     close: () => store.close(),
-    add(title) {
-      const task = store.add(title);
+    async add(title) {
+      const task = await store.add(title);
       events.emit('listChanged');
       return task;
     },
-    complete(id) {
-      const task = store.complete(id);
+    async complete(id) {
+      const task = await store.complete(id);
       if (task) events.emit('updated', task);
       return task;
     },
-    delete(id) {
-      const task = store.delete(id);
+    async delete(id) {
+      const task = await store.delete(id);
       if (task) {
         events.emit('updated', task);
         events.emit('listChanged');

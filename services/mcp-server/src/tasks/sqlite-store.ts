@@ -17,21 +17,26 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ToolError } from '@mcp-workshop/shared';
 import type { BindValues, Database, SQLiteValue } from 'node-sqlite3-wasm';
 import type { Logger } from '../logger.js';
 import { removeStaleLock, withBusyRetry } from './sqlite-lock.js';
 import { loadSqlite } from './sqlite-wasm.js';
-import type { Task, TaskStatusFilter, TaskStore } from './store.js';
+import {
+  isTaskId,
+  listFullError,
+  MAX_TASKS,
+  MAX_TITLE_LENGTH,
+  type Task,
+  type TaskStatusFilter,
+  type TaskStore,
+  titleLengthError,
+} from './store.js';
+
+/** Still exported from here for the callers that imported them before there were two adapters. */
+export { MAX_TASKS, MAX_TITLE_LENGTH };
 
 /** The database file's name inside `dataDir`. */
 export const TASKS_DB_FILE = 'tasks.db';
-
-/** Keeps the file, and a full `list_tasks` answer, a size a model and a laptop can handle. */
-export const MAX_TASKS = 10_000;
-
-/** A task title is a one-line label, not a document; the schema's CHECK uses the same number. */
-export const MAX_TITLE_LENGTH = 200;
 
 /**
  * Set on every open, because `synchronous` is per connection. A rollback journal with an fsync on
@@ -77,10 +82,21 @@ export interface TaskStoreOptions {
   logger: Logger;
   /** Clock for `createdAt` and `completedAt`; tests pass a fixed one. */
   now?: () => Date;
+  /** The list bound; only tests lower it, to reach it without 10,000 inserts. */
+  maxTasks?: number;
 }
 
-/** Opens (creating and migrating if needed) the task database. Call `close()` when done. */
-export function openTaskStore({ dataDir, logger, now = () => new Date() }: TaskStoreOptions): TaskStore {
+/**
+ * Opens (creating and migrating if needed) the task database. Call `close()` when done. Opening
+ * and every call are synchronous underneath; the methods are async only to share the
+ * {@link TaskStore} shape with Postgres, and run their statement before they return.
+ */
+export function openTaskStore({
+  dataDir,
+  logger,
+  now = () => new Date(),
+  maxTasks = MAX_TASKS,
+}: TaskStoreOptions): TaskStore {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, TASKS_DB_FILE);
   // Before the first access: a crash may have left a lock that makes every access busy. Once it is
@@ -103,32 +119,25 @@ export function openTaskStore({ dataDir, logger, now = () => new Date() }: TaskS
   };
 
   return {
-    add(title) {
-      if (title.length < 1 || title.length > MAX_TITLE_LENGTH) {
-        throw new ToolError(`A task title must be 1 to ${MAX_TITLE_LENGTH} characters long.`);
-      }
-      const task = one(SQL.add, [title, now().toISOString(), MAX_TASKS]);
-      if (!task) {
-        throw new ToolError(
-          `The task list is full: it holds at most ${MAX_TASKS.toLocaleString('en-US')} tasks. ` +
-            'Delete finished tasks with delete_task, then add this one again.',
-        );
-      }
+    async add(title) {
+      if (title.length < 1 || title.length > MAX_TITLE_LENGTH) throw titleLengthError();
+      const task = one(SQL.add, [title, now().toISOString(), maxTasks]);
+      if (!task) throw listFullError(maxTasks);
       return task;
     },
-    list(status) {
+    async list(status) {
       return (retry(() => db.all(SQL.list[status])) as Row[]).map(toTask);
     },
-    get(id) {
+    async get(id) {
       return isTaskId(id) ? one(SQL.get, [id]) : undefined;
     },
-    complete(id) {
+    async complete(id) {
       return isTaskId(id) ? one(SQL.complete, [now().toISOString(), id]) : undefined;
     },
-    delete(id) {
+    async delete(id) {
       return isTaskId(id) ? one(SQL.delete, [id]) : undefined;
     },
-    close() {
+    async close() {
       if (db.isOpen) db.close();
     },
   };
@@ -159,11 +168,6 @@ function migrate(db: Database): void {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
   }
-}
-
-/** Ids are positive safe integers; anything else cannot name a task, so it is not worth a query. */
-function isTaskId(id: number): boolean {
-  return Number.isSafeInteger(id) && id > 0;
 }
 
 function toTask(row: Row): Task {

@@ -1,27 +1,69 @@
 /**
  * @module tasks/store
- * What the task tools need from storage. `sqlite-store.ts` implements it over a real SQLite
- * database file under `DATA_DIR`.
+ * What the task tools need from storage. Two adapters implement it with the same behaviour:
+ * `sqlite-store.ts` over a SQLite file under `DATA_DIR` (the default), and `postgres-store.ts`
+ * over Postgres when `DATABASE_URL` is set. `test-support/task-store-contract.ts` holds both to one suite.
  */
+import { ToolError } from '@mcp-workshop/shared';
 
 export interface Task {
   id: number;
   title: string;
   done: boolean;
-  /** ISO 8601 timestamps. */
+  /** ISO 8601 timestamps, always `Date#toISOString()` shape: `2026-07-28T12:00:00.000Z`. */
   createdAt: string;
   completedAt: string | null;
 }
 
 export type TaskStatusFilter = 'all' | 'open' | 'done';
 
+/**
+ * Every method is async: a networked database answers later, and the embedded one answers at
+ * once. A failure the model can act on (title too long, list full, database unreachable)
+ * rejects with a `ToolError`.
+ */
 export interface TaskStore {
-  add(title: string): Task;
-  list(status: TaskStatusFilter): Task[];
-  get(id: number): Task | undefined;
-  /** Marks a task done; returns undefined when there is no such task. */
-  complete(id: number): Task | undefined;
+  add(title: string): Promise<Task>;
+  /** Oldest first (by id). */
+  list(status: TaskStatusFilter): Promise<Task[]>;
+  get(id: number): Promise<Task | undefined>;
+  /** Marks a task done, keeping the first completion time; undefined when there is no such task. */
+  complete(id: number): Promise<Task | undefined>;
   /** Deletes a task; returns the deleted task, or undefined when there is no such task. */
-  delete(id: number): Task | undefined;
-  close(): void;
+  delete(id: number): Promise<Task | undefined>;
+  close(): Promise<void>;
+}
+
+/** Keeps the database, and a full `list_tasks` answer, a size a model and a laptop can handle. */
+export const MAX_TASKS = 10_000;
+
+/** A task title is a one-line label, not a document; both schemas' CHECKs use the same number. */
+export const MAX_TITLE_LENGTH = 200;
+
+/** The same words from both adapters, so the model sees no difference. */
+export function titleLengthError(): ToolError {
+  return new ToolError(`A task title must be 1 to ${MAX_TITLE_LENGTH} characters long.`);
+}
+
+export function listFullError(maxTasks: number): ToolError {
+  return new ToolError(
+    `The task list is full: it holds at most ${maxTasks.toLocaleString('en-US')} tasks. ` +
+      'Delete finished tasks with delete_task, then add this one again.',
+  );
+}
+
+/** Ids are positive safe integers; anything else cannot name a task, so it is not worth a query. */
+export function isTaskId(id: number): boolean {
+  return Number.isSafeInteger(id) && id > 0;
+}
+
+/**
+ * The task database cannot be reached (Postgres down, restarting, or the network between). A
+ * `ToolError`, so the model gets this message and can retry, while tools that need no tasks
+ * keep working.
+ */
+export class TaskStoreUnavailableError extends ToolError {
+  constructor(options?: ErrorOptions) {
+    super('The task database is unreachable right now; try again in a moment.', options);
+  }
 }

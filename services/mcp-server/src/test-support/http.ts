@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseMcpBody } from '@mcp-workshop/test-infra';
 import { type LocalServer, type LocalServerOptions, startLocalServer } from '../local-server.js';
 
 export type TestServer = LocalServer;
@@ -45,18 +46,7 @@ export type JsonRpcMessage = {
 
 /** Reads every JSON-RPC message from a response, whether it came back as JSON or as SSE. */
 export async function readMessages(response: Response): Promise<JsonRpcMessage[]> {
-  const text = await response.text();
-  if (!text) return [];
-  if ((response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-    return text
-      .split('\n')
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).trim())
-      .filter(Boolean)
-      .map((data) => JSON.parse(data) as JsonRpcMessage);
-  }
-  const parsed = JSON.parse(text) as JsonRpcMessage | JsonRpcMessage[];
-  return Array.isArray(parsed) ? parsed : [parsed];
+  return parseMcpBody(response.headers.get('content-type'), await response.text()) as JsonRpcMessage[];
 }
 
 /** Opens a 2025-era session with raw HTTP and returns its id. */

@@ -5,7 +5,7 @@
 import { fail, ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
 import { TASKS_WRITE } from '../auth/scopes.js';
-import { MAX_TITLE_LENGTH } from '../tasks/sqlite-store.js';
+import { MAX_TITLE_LENGTH } from '../tasks/store.js';
 import { defineTool } from './define-tool.js';
 import { taskSchema } from './task-schema.js';
 
@@ -46,7 +46,7 @@ export const addTask = defineTool({
     }
     if (clean.length === 0)
       return fail('A task title needs at least one visible character, e.g. "Buy milk".');
-    const task = deps.tasks.add(clean);
+    const task = await deps.tasks.add(clean);
     await log('info', 'Added a task', { id: task.id });
     return ok({ task }, { summary: `Added task ${task.id}: "${task.title}".` });
   },

@@ -26,7 +26,7 @@ export const completeTask = defineTool({
   scopes: [TASKS_WRITE],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ id }, { deps, log }) {
-    const task = deps.tasks.complete(id);
+    const task = await deps.tasks.complete(id);
     if (!task) return fail(noSuchTask(id));
     await log('info', 'Completed a task', { id: task.id });
     return ok({ task }, { summary: `Task ${task.id} is done: "${task.title}".` });

@@ -57,13 +57,13 @@ describe('delete_task', () => {
       logger: createSilentLogger(),
       now: () => new Date('2026-07-28T12:00:00Z'),
     });
-    store.add('Old chore');
-    store.add('Keep me');
+    await store.add('Old chore');
+    await store.add('Keep me');
     conn = await connectInMemory(testDeps({ tasks: store }));
   });
   afterEach(async () => {
     await conn.close();
-    store.close();
+    await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -84,7 +84,7 @@ describe('delete_task', () => {
       },
     });
     expect(JSON.parse(text(result))).toEqual(result.structuredContent);
-    expect(store.list('all').map((task) => task.title)).toEqual(['Keep me']);
+    expect((await store.list('all')).map((task) => task.title)).toEqual(['Keep me']);
   });
 
   it('answers "no task" and changes nothing when the same id is deleted twice', async () => {
@@ -92,7 +92,7 @@ describe('delete_task', () => {
     const again = await call({ id: 1 });
     expect(again.isError).toBe(true);
     expect(text(again)).toBe('No task with id 1. Call list_tasks to see the ids.');
-    expect(store.list('all').map((task) => task.title)).toEqual(['Keep me']);
+    expect((await store.list('all')).map((task) => task.title)).toEqual(['Keep me']);
   });
 
   it('tells the model how to find a real id when none matches', async () => {
@@ -116,7 +116,7 @@ describe('delete_task', () => {
     const result = await call(args);
     expect(result.isError).toBe(true);
     expect(validateToolResult(result).ok).toBe(true);
-    expect(store.list('all')).toHaveLength(2);
+    expect(await store.list('all')).toHaveLength(2);
   });
 });
 
@@ -125,30 +125,30 @@ describe('delete_task confirmation (2025 era, elicitation/create)', () => {
   let store: TaskStore;
   let conn: Awaited<ReturnType<typeof connectAsking>> | undefined;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'delete-task-elicit-'));
     store = openTaskStore({
       dataDir: dir,
       logger: createSilentLogger(),
       now: () => new Date('2026-07-28T12:00:00Z'),
     });
-    store.add('Old chore');
-    store.add('Keep me');
+    await store.add('Old chore');
+    await store.add('Keep me');
   });
   afterEach(async () => {
     await conn?.close();
-    store.close();
+    await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const titles = () => store.list('all').map((task) => task.title);
+  const titles = async () => (await store.list('all')).map((task) => task.title);
 
   it('asks with a boolean confirm field and deletes when the user confirms', async () => {
     conn = await connectAsking(store, ELICIT_FORM, accept);
     const result = await conn.client.callTool({ name: 'delete_task', arguments: { id: 1 } });
     expect(result.isError).toBe(false);
     expect(validateToolResult(result).ok).toBe(true);
-    expect(titles()).toEqual(['Keep me']);
+    expect(await titles()).toEqual(['Keep me']);
     expect(conn.asked).toEqual([
       {
         mode: 'form',
@@ -178,14 +178,14 @@ describe('delete_task confirmation (2025 era, elicitation/create)', () => {
     expect(result.isError).toBe(true);
     expect(text(result)).toBe(DECLINED_MESSAGE);
     expect(validateToolResult(result).ok).toBe(true);
-    expect(titles()).toEqual(['Old chore', 'Keep me']);
+    expect(await titles()).toEqual(['Old chore', 'Keep me']);
   });
 
   it('treats a bare elicitation capability as form mode', async () => {
     conn = await connectAsking(store, { elicitation: {} }, accept);
     await conn.client.callTool({ name: 'delete_task', arguments: { id: 1 } });
     expect(conn.asked).toHaveLength(1);
-    expect(titles()).toEqual(['Keep me']);
+    expect(await titles()).toEqual(['Keep me']);
   });
 
   it('deletes without asking when the client has no form elicitation', async () => {
@@ -193,7 +193,7 @@ describe('delete_task confirmation (2025 era, elicitation/create)', () => {
     const result = await conn.client.callTool({ name: 'delete_task', arguments: { id: 1 } });
     expect(result.isError).toBe(false);
     expect(conn.asked).toEqual([]);
-    expect(titles()).toEqual(['Keep me']);
+    expect(await titles()).toEqual(['Keep me']);
   });
 
   it('does not ask about a task that does not exist', async () => {
@@ -210,7 +210,7 @@ describe('delete_task confirmation (2025 era, elicitation/create)', () => {
     const result = await conn.client.callTool({ name: 'delete_task', arguments: { id: 1 } });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/^Not deleted: the user's confirmation could not be obtained/);
-    expect(titles()).toEqual(['Old chore', 'Keep me']);
+    expect(await titles()).toEqual(['Old chore', 'Keep me']);
   });
 });
 
@@ -218,12 +218,12 @@ describe('delete_task confirmation over HTTP (2026-07-28, input_required)', () =
   let srv: TestServer;
   beforeEach(async () => {
     srv = await startTestServer();
-    srv.deps.tasks.add('Old chore');
-    srv.deps.tasks.add('Keep me');
+    await srv.deps.tasks.add('Old chore');
+    await srv.deps.tasks.add('Keep me');
   });
   afterEach(async () => srv.close());
 
-  const titles = () => srv.deps.tasks.list('all').map((task) => task.title);
+  const titles = async () => (await srv.deps.tasks.list('all')).map((task) => task.title);
 
   it.each<[string, ElicitResult, string[]]>([
     ['deletes when the user confirms', { action: 'accept', content: { confirm: true } }, ['Keep me']],
@@ -245,7 +245,7 @@ describe('delete_task confirmation over HTTP (2026-07-28, input_required)', () =
       expect(asked).toEqual([CONFIRM_QUESTION]);
       expect(result.isError).toBe(reply.action !== 'accept');
       if (reply.action !== 'accept') expect(text(result)).toBe(DECLINED_MESSAGE);
-      expect(titles()).toEqual(left);
+      expect(await titles()).toEqual(left);
     } finally {
       await client.close();
     }
@@ -297,7 +297,7 @@ describe('delete_task confirmation over HTTP (2026-07-28, input_required)', () =
     expect(round.inputRequests.confirm?.method).toBe('elicitation/create');
     expect(round.inputRequests.confirm?.params).toMatchObject({ mode: 'form', message: CONFIRM_QUESTION });
     expect(typeof round.requestState).toBe('string');
-    expect(titles()).toEqual(['Old chore', 'Keep me']);
+    expect(await titles()).toEqual(['Old chore', 'Keep me']);
 
     const retry = await rawCall(2, ELICIT_FORM, {
       inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
@@ -308,7 +308,7 @@ describe('delete_task confirmation over HTTP (2026-07-28, input_required)', () =
       isError: false,
       structuredContent: { task: { id: 1, title: 'Old chore' } },
     });
-    expect(titles()).toEqual(['Keep me']);
+    expect(await titles()).toEqual(['Keep me']);
   });
 
   it('asks again instead of deleting when the retry does not echo the state', async () => {
@@ -316,7 +316,7 @@ describe('delete_task confirmation over HTTP (2026-07-28, input_required)', () =
       inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
     });
     expect(retry.message?.result?.resultType).toBe('input_required');
-    expect(titles()).toEqual(['Old chore', 'Keep me']);
+    expect(await titles()).toEqual(['Old chore', 'Keep me']);
   });
 
   it('keeps the task when the retry carries a decline', async () => {
@@ -330,7 +330,7 @@ describe('delete_task confirmation over HTTP (2026-07-28, input_required)', () =
       isError: true,
       content: [{ type: 'text', text: DECLINED_MESSAGE }],
     });
-    expect(titles()).toEqual(['Old chore', 'Keep me']);
+    expect(await titles()).toEqual(['Old chore', 'Keep me']);
   });
 
   it('deletes directly, without requesting input, when the envelope declares no elicitation', async () => {
@@ -338,6 +338,6 @@ describe('delete_task confirmation over HTTP (2026-07-28, input_required)', () =
     expect(result.status).toBe(200);
     expect(result.message?.error).toBeUndefined();
     expect(result.message?.result).toMatchObject({ resultType: 'complete', isError: false });
-    expect(titles()).toEqual(['Keep me']);
+    expect(await titles()).toEqual(['Keep me']);
   });
 });

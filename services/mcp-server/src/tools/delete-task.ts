@@ -59,7 +59,7 @@ export const deleteTask = defineTool({
   },
   async run({ id }, context) {
     const { deps, log } = context;
-    const task = deps.tasks.get(id);
+    const task = await deps.tasks.get(id);
     if (!task) return fail(noSuchTask(id));
     const answer = await confirm(task, context);
     // A 2026-07-28 question goes back to the client untouched; it retries the call with the answer.
@@ -73,7 +73,7 @@ export const deleteTask = defineTool({
         "Not deleted: the user's confirmation could not be obtained. Ask the user in the chat, then try again.",
       );
     }
-    const deleted = deps.tasks.delete(id);
+    const deleted = await deps.tasks.delete(id);
     // Someone else deleted it while the user was deciding.
     if (!deleted) return fail(noSuchTask(id));
     await log('info', 'Deleted a task', { id, confirmedByUser: answer === 'confirmed' });

@@ -92,7 +92,7 @@ export const generateReport = defineTool({
     openWorldHint: false,
   },
   async run({ topic, steps, delayMs }, { deps, signal, mcp, log }) {
-    const plan = PLANS[topic](deps, steps);
+    const plan = await PLANS[topic](deps, steps);
     const total = plan.steps.length;
     await log('info', 'Generating a report', { topic, sections: total });
     const progress = progressReporter(mcp, signal);
@@ -132,16 +132,16 @@ function progressReporter(mcp: ServerContext, signal: AbortSignal) {
   };
 }
 
-const PLANS: Record<Topic, (deps: ToolDeps, steps: number) => Plan> = {
+const PLANS: Record<Topic, (deps: ToolDeps, steps: number) => Plan | Promise<Plan>> = {
   tasks: tasksPlan,
   weather: weatherPlan,
   cities: citiesPlan,
 };
 
 /** One section per UTC day, oldest first, ending today. Counts only: titles are the user's data. */
-function tasksPlan(deps: ToolDeps, steps: number): Plan {
+async function tasksPlan(deps: ToolDeps, steps: number): Promise<Plan> {
   // One read up front: the report is a snapshot, not a mix of before and after a concurrent write.
-  const tasks = deps.tasks.list('all');
+  const tasks = await deps.tasks.list('all');
   const today = Date.parse(deps.now().toISOString().slice(0, 10));
   const days = Array.from({ length: steps }, (_, i) =>
     new Date(today - (steps - 1 - i) * DAY_MS).toISOString().slice(0, 10),

@@ -21,7 +21,7 @@ describe('list_tasks', () => {
   });
   afterEach(async () => {
     await conn.close();
-    store.close();
+    await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -50,8 +50,8 @@ describe('list_tasks', () => {
   });
 
   it('filters open and done tasks', async () => {
-    for (const title of ['a', 'b', 'c']) store.add(title);
-    store.complete(2);
+    for (const title of ['a', 'b', 'c']) await store.add(title);
+    await store.complete(2);
     expect(titles(await call('list_tasks', { status: 'open' }))).toEqual(['a', 'c']);
     expect(titles(await call('list_tasks', { status: 'done' }))).toEqual(['b']);
     expect(titles(await call('list_tasks', { status: 'all' }))).toEqual(['a', 'b', 'c']);
@@ -60,7 +60,7 @@ describe('list_tasks', () => {
   it('still lists the tasks after the server restarts on the same data directory', async () => {
     await call('add_task', { title: 'remember me' });
     await conn.close();
-    store.close();
+    await store.close();
     store = open();
     conn = await connectInMemory(testDeps({ tasks: store }));
     expect(titles(await call('list_tasks', {}))).toEqual(['remember me']);

@@ -35,7 +35,7 @@ export const listTasks = defineTool({
   scopes: [TASKS_READ],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ status }, { deps, log }) {
-    const tasks = deps.tasks.list(status);
+    const tasks = await deps.tasks.list(status);
     await log('debug', 'Listed tasks', { status, count: tasks.length });
     const which = status === 'all' ? '' : `${status} `;
     return okList(

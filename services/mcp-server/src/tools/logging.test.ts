@@ -141,7 +141,7 @@ describe('example tool logs', () => {
   });
   afterEach(async () => {
     await conn.close();
-    store.close();
+    await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

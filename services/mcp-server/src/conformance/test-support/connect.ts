@@ -31,7 +31,7 @@ export async function connectFixtures(options: ConnectOptions = {}): Promise<Con
     client: connected.client,
     async close() {
       await connected.close();
-      tasks.close();
+      await tasks.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -29,8 +29,8 @@ export function createPromptFixture(): PromptFixture {
   const tasks = announceTaskChanges(openTaskStore({ dataDir, logger, now }), taskEvents);
   return {
     deps: { weather: createOfflineWeather(now), tasks, taskEvents, now, logger },
-    cleanup() {
-      tasks.close();
+    async cleanup() {
+      await tasks.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,177 @@
+/**
+ * @module tasks/postgres-store
+ * `openPostgresTaskStore()`: the {@link TaskStore} over Postgres (`DATABASE_URL`), through kysely
+ * on a `pg` pool, so several replicas share one task list. It behaves like `sqlite-store.ts` down
+ * to the strings: the same ids (never reused), order, timestamps, messages and answers for a
+ * missing id. Every write is one statement, so it is stored whole or not at all, and it is
+ * acknowledged only after Postgres has committed it. Contract: `test-support/task-store-contract.ts`.
+ */
+import { Kysely, PostgresDialect, type Selectable, sql } from 'kysely';
+import type pg from 'pg';
+import type { Logger } from '../logger.js';
+import { redactDatabaseUrl, TaskMigrationError } from './database-url.js';
+import { migrateTaskDatabase, type TaskDatabase } from './postgres-migrations.js';
+import { isConnectionError, pingDatabase } from './postgres-pool.js';
+import {
+  isTaskId,
+  listFullError,
+  MAX_TASKS,
+  MAX_TITLE_LENGTH,
+  type Task,
+  type TaskStore,
+  TaskStoreUnavailableError,
+  titleLengthError,
+} from './store.js';
+
+const COLUMNS = ['id', 'title', 'done', 'created_at', 'completed_at'] as const;
+
+type Row = Pick<Selectable<TaskDatabase['tasks']>, (typeof COLUMNS)[number]>;
+
+export interface PostgresTaskStore extends TaskStore {
+  /** Resolves once Postgres answers a query: the readiness check. */
+  ping(): Promise<void>;
+}
+
+export interface PostgresTaskStoreOptions {
+  /** From `createTaskPool()`; the store owns it from here, and `close()` ends it. */
+  pool: pg.Pool;
+  logger: Logger;
+  /** Clock for `createdAt` and `completedAt`; tests pass a fixed one. */
+  now?: () => Date;
+  /** The list bound; only tests lower it, to reach it without 10,000 inserts. */
+  maxTasks?: number;
+}
+
+/**
+ * Migrates the schema (once across replicas; see postgres-migrations.ts) and returns the store.
+ * Rejects with a `TaskStoreUnavailableError` when Postgres cannot be reached, and with a
+ * `TaskMigrationError` naming DATABASE_URL (password redacted) when migrating fails otherwise.
+ */
+export async function openPostgresTaskStore({
+  pool,
+  logger,
+  now = () => new Date(),
+  maxTasks = MAX_TASKS,
+}: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
+  const db = new Kysely<TaskDatabase>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await db.destroy();
+  };
+  try {
+    await migrateTaskDatabase(db, redactDatabaseUrl(pool.options.connectionString ?? ''));
+  } catch (error) {
+    await close();
+    if (!isConnectionError(error)) throw error;
+    // The driver's own words are the useful part ("connect ECONNREFUSED 127.0.0.1:5432").
+    throw new TaskStoreUnavailableError({ cause: error instanceof TaskMigrationError ? error.cause : error });
+  }
+
+  /** A lost connection becomes the message the model can act on; anything else is a bug. */
+  const guard = async <T>(op: string, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isConnectionError(error)) throw error;
+      logger.warn({ err: error, op }, 'the task database is unreachable');
+      throw new TaskStoreUnavailableError({ cause: error });
+    }
+  };
+  // Timestamps are made here, not by Postgres, so a test clock applies and they match SQLite's.
+  const timestamp = () => sql<Date>`${now().toISOString()}::timestamptz`;
+
+  return {
+    async add(title) {
+      if (title.length < 1 || title.length > MAX_TITLE_LENGTH) throw titleLengthError();
+      const row = await guard('add', () =>
+        db
+          // Taking a slot and inserting is one statement: the count row's lock makes concurrent
+          // adds take turns, and each re-checks the bound against the count the last one left.
+          .with('slot', (qb) =>
+            qb
+              .updateTable('task_count')
+              .set((eb) => ({ n: eb('n', '+', 1) }))
+              .where('n', '<', maxTasks)
+              .returning('n'),
+          )
+          .insertInto('tasks')
+          .columns(['title', 'created_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('slot')
+              .select([sql<string>`${title}::text`.as('title'), timestamp().as('created_at')]),
+          )
+          .returning(COLUMNS)
+          .executeTakeFirst(),
+      );
+      if (!row) throw listFullError(maxTasks);
+      return toTask(row);
+    },
+    async list(status) {
+      const rows = await guard('list', () =>
+        db
+          .selectFrom('tasks')
+          .select(COLUMNS)
+          .$if(status !== 'all', (qb) => qb.where('done', '=', status === 'done'))
+          .orderBy('id')
+          .execute(),
+      );
+      return rows.map(toTask);
+    },
+    async get(id) {
+      if (!isTaskId(id)) return undefined;
+      const row = await guard('get', () =>
+        db.selectFrom('tasks').select(COLUMNS).where('id', '=', String(id)).executeTakeFirst(),
+      );
+      return row && toTask(row);
+    },
+    async complete(id) {
+      if (!isTaskId(id)) return undefined;
+      const row = await guard('complete', () =>
+        db
+          .updateTable('tasks')
+          // coalesce keeps the first completion time: a concurrent complete waits for the row
+          // lock, then sees the time the first one stored.
+          .set({ done: true, completed_at: sql<Date>`coalesce(completed_at, ${timestamp()})` })
+          .where('id', '=', String(id))
+          .returning(COLUMNS)
+          .executeTakeFirst(),
+      );
+      return row && toTask(row);
+    },
+    async delete(id) {
+      if (!isTaskId(id)) return undefined;
+      const row = await guard('delete', () =>
+        db
+          .with('gone', (qb) => qb.deleteFrom('tasks').where('id', '=', String(id)).returning(COLUMNS))
+          // Runs even though nothing below reads it (Postgres runs every writing CTE); only a
+          // delete that found the task frees a slot, so a concurrent second delete frees none.
+          .with('freed', (qb) =>
+            qb
+              .updateTable('task_count')
+              .set((eb) => ({ n: eb('n', '-', 1) }))
+              .where(({ exists, selectFrom }) => exists(selectFrom('gone').select('id')))
+              .returning('n'),
+          )
+          .selectFrom('gone')
+          .selectAll()
+          .executeTakeFirst(),
+      );
+      return row && toTask(row);
+    },
+    ping: () => pingDatabase(pool),
+    close,
+  };
+}
+
+function toTask(row: Row): Task {
+  return {
+    id: Number(row.id),
+    title: row.title,
+    done: row.done,
+    createdAt: row.created_at.toISOString(),
+    completedAt: row.completed_at === null ? null : row.completed_at.toISOString(),
+  };
+}
