@@ -95,3 +95,29 @@ export function isConnectionError(error: unknown): boolean {
 export async function pingDatabase(pool: pg.Pool): Promise<void> {
   await pool.query('SELECT 1');
 }
+
+/** Failures before any statement was sent: no connection was ever made, so nothing was written. */
+const NEVER_CONNECTED_CODES = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** 08001 and 08004: the server could not or would not open a session; 57P03: it is still starting. */
+const NEVER_CONNECTED_SQLSTATE = /^(08001|08004|57P03)$/;
+
+/**
+ * Whether a connection error happened before the statement reached Postgres (so retrying cannot
+ * write twice), as opposed to a connection that broke while the statement ran.
+ */
+export function failedBeforeSending(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (NEVER_CONNECTED_CODES.has(code) || NEVER_CONNECTED_SQLSTATE.test(code)))
+    return true;
+  if (/timeout exceeded when trying to connect/i.test(error.message)) return true;
+  if (error instanceof AggregateError)
+    return error.errors.length > 0 && error.errors.every(failedBeforeSending);
+  return error.cause !== undefined && error.cause !== error && failedBeforeSending(error.cause);
+}

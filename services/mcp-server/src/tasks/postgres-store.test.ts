@@ -13,7 +13,7 @@ import { TaskMigrationError } from './database-url.js';
 import { migrateTaskDatabase, TASK_MIGRATIONS, type TaskDatabase } from './postgres-migrations.js';
 import { createTaskPool } from './postgres-pool.js';
 import { openPostgresTaskStore } from './postgres-store.js';
-import { TaskStoreUnavailableError } from './store.js';
+import { TaskAddUncertainError, TaskStoreUnavailableError } from './store.js';
 
 const available = systemPrograms('the Postgres task-store tests', ['postgres']);
 
@@ -48,6 +48,44 @@ describe.skipIf(!available.ok)('openPostgresTaskStore (Postgres only)', () => {
     } finally {
       await db.destroy();
       for (const store of stores) await store.close();
+    }
+  });
+
+  it('says an add may or may not have happened when its connection breaks mid-statement, never "try again"', async () => {
+    const url = await cluster.createDatabase('cut_mid_add');
+    const store = await openOn(url);
+    const admin = new Kysely<TaskDatabase>({
+      dialect: new PostgresDialect({ pool: createTaskPool({ connectionString: url, logger }) }),
+    });
+    try {
+      // Hold the count row's lock, so the add is sent and then waits inside Postgres.
+      const adding = await admin.connection().execute(async (holder) => {
+        await sql`BEGIN`.execute(holder);
+        await sql`UPDATE task_count SET n = n`.execute(holder);
+        const pending = store.add('cut off').catch((error: unknown) => error);
+        let waiting: number | undefined;
+        for (let tries = 0; tries < 100 && waiting === undefined; tries += 1) {
+          const { rows } = await sql<{ pid: number }>`
+            SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%insert into "tasks"%'`.execute(
+            admin,
+          );
+          waiting = rows[0]?.pid;
+          if (waiting === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(waiting, 'the add is waiting for the lock').toBeDefined();
+        await sql`SELECT pg_terminate_backend(${waiting})`.execute(admin);
+        const outcome = await pending;
+        await sql`ROLLBACK`.execute(holder);
+        return outcome;
+      });
+      expect(adding).toBeInstanceOf(TaskAddUncertainError);
+      expect((adding as Error).message).toMatch(/may or may not have been added\. Call list_tasks/);
+      // This time it was not committed, and the store goes on working.
+      expect(await store.list('all')).toEqual([]);
+      expect((await store.add('next')).title).toBe('next');
+    } finally {
+      await admin.destroy();
+      await store.close();
     }
   });
 

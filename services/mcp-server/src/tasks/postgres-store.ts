@@ -11,13 +11,14 @@ import type pg from 'pg';
 import type { Logger } from '../logger.js';
 import { redactDatabaseUrl, TaskMigrationError } from './database-url.js';
 import { migrateTaskDatabase, type TaskDatabase } from './postgres-migrations.js';
-import { isConnectionError, pingDatabase } from './postgres-pool.js';
+import { failedBeforeSending, isConnectionError, pingDatabase } from './postgres-pool.js';
 import {
   isTaskId,
   listFullError,
   MAX_TASKS,
   MAX_TITLE_LENGTH,
   type Task,
+  TaskAddUncertainError,
   type TaskStore,
   TaskStoreUnavailableError,
   titleLengthError,
@@ -69,13 +70,17 @@ export async function openPostgresTaskStore({
     throw new TaskStoreUnavailableError({ cause: error instanceof TaskMigrationError ? error.cause : error });
   }
 
-  /** A lost connection becomes the message the model can act on; anything else is a bug. */
+  /**
+   * A lost connection becomes the message the model can act on; anything else is a bug. An add
+   * whose connection broke after it was sent may have been committed, so it gets its own message.
+   */
   const guard = async <T>(op: string, run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
     } catch (error) {
       if (!isConnectionError(error)) throw error;
       logger.warn({ err: error, op }, 'the task database is unreachable');
+      if (op === 'add' && !failedBeforeSending(error)) throw new TaskAddUncertainError({ cause: error });
       throw new TaskStoreUnavailableError({ cause: error });
     }
   };

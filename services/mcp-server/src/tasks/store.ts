@@ -67,3 +67,17 @@ export class TaskStoreUnavailableError extends ToolError {
     super('The task database is unreachable right now; try again in a moment.', options);
   }
 }
+
+/**
+ * The connection broke after an add was sent: Postgres may have committed it or not, and nobody can
+ * tell from here. Saying "try again" would invite a duplicate, so the model is told to look first.
+ */
+export class TaskAddUncertainError extends ToolError {
+  constructor(options?: ErrorOptions) {
+    super(
+      'The task database stopped answering while the task was being added, so it may or may not have ' +
+        'been added. Call list_tasks to check before adding it again.',
+      options,
+    );
+  }
+}
