@@ -68,6 +68,66 @@ export async function callTool(
   return toToolResult(await requestModern(url, 'tools/call', { name, arguments: args }));
 }
 
+/**
+ * A 2025-11-25 `initialize` on its own, as a client of a stateless server sends it: the answer and,
+ * when the server issued one, the Mcp-Session-Id (a stateless server issues none).
+ */
+export function initializeLegacy(url: string): Promise<Outcome<JsonRpcMessage> & { sessionId?: string }> {
+  return send(url, {
+    headers: {},
+    body: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'scale-e2e', version: '0' } },
+    },
+  });
+}
+
+/** Calls a tool as a 2025-11-25 client with no session: `mcp-protocol-version`, no Mcp-Session-Id. */
+export async function sessionlessCallTool(
+  url: string,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Outcome<ToolResult>> {
+  const body = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } };
+  return toToolResult(await send(url, { headers: { 'mcp-protocol-version': LEGACY }, body }));
+}
+
+/**
+ * A 2026-07-28 `tools/call` with extra headers (e.g. X-Forwarded-For), answered raw: the status,
+ * the headers and every JSON-RPC message, for the tests that assert a refusal such as a 429.
+ */
+export async function rawCallTool(
+  url: string,
+  name: string,
+  args: Record<string, unknown>,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Headers; messages: JsonRpcMessage[] }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      ...HEADERS,
+      'mcp-protocol-version': MODERN,
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name, arguments: args, _meta: ENVELOPE },
+    }),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    messages: parseMessages(response.headers.get('content-type'), await response.text()),
+  };
+}
+
 /** Opens a 2025-11-25 session (initialize, then initialized) and returns its id. */
 export async function openSession(url: string): Promise<Outcome<string>> {
   const initialize = await send(url, {
