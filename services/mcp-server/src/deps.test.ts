@@ -113,7 +113,11 @@ describe('createDeps with DATABASE_URL', () => {
   it('answers task calls with TaskStoreUnavailableError and reports not ready while Postgres is away', async () => {
     const deps = createDeps(loadEnv({ DATABASE_URL: DOWN_URL }), createSilentLogger());
     await expect(deps.tasks.list('all')).rejects.toThrow(TaskStoreUnavailableError);
-    expect(await deps.checkReady()).toEqual({ ready: false, database: 'unreachable' });
+    expect(await deps.checkReady()).toEqual({
+      ready: false,
+      database: 'unreachable',
+      notifications: 'reconnecting',
+    });
     await deps.tasks.close();
   });
 });

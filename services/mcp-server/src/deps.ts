@@ -80,12 +80,13 @@ export function createDeps(env: ServerEnv, logger: Logger): ServerDeps {
       }
     },
     async checkReady() {
+      const notifications = relay && (relay.isListening() ? 'listening' : 'reconnecting');
       try {
         await backend.ping();
-        return { ready: true, database: 'ok' };
+        return { ready: true, database: 'ok', ...(notifications && { notifications }) };
       } catch (error) {
         logger.debug({ err: error }, 'readiness check: the task database does not answer');
-        return { ready: false, database: 'unreachable' };
+        return { ready: false, database: 'unreachable', ...(notifications && { notifications }) };
       }
     },
   };

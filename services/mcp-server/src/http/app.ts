@@ -35,6 +35,11 @@ export const READY_TIMEOUT_MS = 2_000;
 export interface Readiness {
   ready: boolean;
   database: 'ok' | 'unreachable';
+  /**
+   * With Postgres, whether this replica's LISTEN connection is up. Reported, not judged: a replica
+   * that is reconnecting still answers correctly, and its clients get list_changed once it is back.
+   */
+  notifications?: 'listening' | 'reconnecting';
 }
 
 /** Largest request body accepted anywhere (MCP messages and curl-path arguments are small). */
@@ -155,16 +160,17 @@ export function createApp(options: AppOptions): WorkshopApp {
   const checkReady =
     options.checkReady ?? (async (): Promise<Readiness> => ({ ready: true, database: 'ok' }));
   app.get('/health/ready', async (_req, res) => {
-    const { ready, database } = await withinReadyTimeout(checkReady);
+    const { ready, database, notifications } = await withinReadyTimeout(checkReady);
     res
       .status(ready ? 200 : 503)
       .set('Cache-Control', 'no-store')
       .json(
         ready
-          ? { status: 'ready', database }
+          ? { status: 'ready', database, ...(notifications && { notifications }) }
           : {
               status: 'not_ready',
               database,
+              ...(notifications && { notifications }),
               message:
                 'The task database is unreachable; task tools fail until it is back. Other tools work.',
             },

@@ -83,7 +83,17 @@ describe.skipIf(!available.ok)('the task database going away and coming back', (
   };
 
   it('is ready, and task tools work, while Postgres is up', async () => {
-    expect(await ready()).toEqual({ status: 200, body: { status: 'ready', database: 'ok' } });
+    // The LISTEN connection comes up beside the pool, in the background; readiness reports it.
+    const deadline = Date.now() + RECOVERY_MS;
+    let answer = await ready();
+    while (answer.body.notifications !== 'listening' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      answer = await ready();
+    }
+    expect(answer).toEqual({
+      status: 200,
+      body: { status: 'ready', database: 'ok', notifications: 'listening' },
+    });
     expect((await call('add_task', { title: 'before the outage' })).isError).toBeFalsy();
   });
 
@@ -92,6 +102,7 @@ describe.skipIf(!available.ok)('the task database going away and coming back', (
     const down = await ready();
     expect(down.status).toBe(503);
     expect(down.body).toMatchObject({ status: 'not_ready', database: 'unreachable' });
+    expect(['listening', 'reconnecting']).toContain(down.body.notifications);
     expect((await fetch(`${baseUrl}/health`)).status).toBe(200);
 
     for (const [name, args] of [

@@ -72,9 +72,10 @@ const NETWORK_CODES = new Set([
 
 /**
  * Postgres SQLSTATEs that mean "not now" rather than "wrong": class 08 (connection exception),
- * and 57P01–57P03 (the server is shutting down, crashed, or still starting).
+ * 57P01–57P03 (the server is shutting down, crashed, or still starting), and 57014 (the statement
+ * ran past statement_timeout: an overloaded server).
  */
-const UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-3])$/;
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-3]|57014)$/;
 
 /** What `pg` and `pg-pool` say, without a code, when a connection ends or never comes. */
 const UNAVAILABLE_MESSAGE =
@@ -104,8 +105,11 @@ const NEVER_CONNECTED_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
 ]);
-/** 08001 and 08004: the server could not or would not open a session; 57P03: it is still starting. */
-const NEVER_CONNECTED_SQLSTATE = /^(08001|08004|57P03)$/;
+/**
+ * 08001 and 08004: the server could not or would not open a session; 57P03: it is still starting;
+ * 57014: the statement was cancelled for running too long, which rolls it back, so nothing was written.
+ */
+const NEVER_CONNECTED_SQLSTATE = /^(08001|08004|57P03|57014)$/;
 
 /**
  * Whether a connection error happened before the statement reached Postgres (so retrying cannot

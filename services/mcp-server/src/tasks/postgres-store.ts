@@ -13,15 +13,14 @@ import { redactDatabaseUrl, TaskMigrationError } from './database-url.js';
 import { migrateTaskDatabase, type TaskDatabase } from './postgres-migrations.js';
 import { failedBeforeSending, isConnectionError, pingDatabase } from './postgres-pool.js';
 import {
+  checkTitle,
   isTaskId,
   listFullError,
   MAX_TASKS,
-  MAX_TITLE_LENGTH,
   type Task,
   TaskAddUncertainError,
   type TaskStore,
   TaskStoreUnavailableError,
-  titleLengthError,
 } from './store.js';
 
 const COLUMNS = ['id', 'title', 'done', 'created_at', 'completed_at'] as const;
@@ -89,7 +88,7 @@ export async function openPostgresTaskStore({
 
   return {
     async add(title) {
-      if (title.length < 1 || title.length > MAX_TITLE_LENGTH) throw titleLengthError();
+      checkTitle(title);
       const row = await guard('add', () =>
         db
           // Taking a slot and inserting is one statement: the count row's lock makes concurrent

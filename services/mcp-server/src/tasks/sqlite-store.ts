@@ -22,6 +22,7 @@ import type { Logger } from '../logger.js';
 import { removeStaleLock, withBusyRetry } from './sqlite-lock.js';
 import { loadSqlite } from './sqlite-wasm.js';
 import {
+  checkTitle,
   isTaskId,
   listFullError,
   MAX_TASKS,
@@ -29,7 +30,6 @@ import {
   type Task,
   type TaskStatusFilter,
   type TaskStore,
-  titleLengthError,
 } from './store.js';
 
 /** Still exported from here for the callers that imported them before there were two adapters. */
@@ -120,7 +120,7 @@ export function openTaskStore({
 
   return {
     async add(title) {
-      if (title.length < 1 || title.length > MAX_TITLE_LENGTH) throw titleLengthError();
+      checkTitle(title);
       const task = one(SQL.add, [title, now().toISOString(), maxTasks]);
       if (!task) throw listFullError(maxTasks);
       return task;

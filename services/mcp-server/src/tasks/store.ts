@@ -45,6 +45,15 @@ export function titleLengthError(): ToolError {
   return new ToolError(`A task title must be 1 to ${MAX_TITLE_LENGTH} characters long.`);
 }
 
+/**
+ * Throws the error a model can act on when a title can't be stored. Both adapters call it first:
+ * Postgres can't store a NUL in text at all, SQLite could, and the two must not differ.
+ */
+export function checkTitle(title: string): void {
+  if (title.length < 1 || title.length > MAX_TITLE_LENGTH) throw titleLengthError();
+  if (title.includes('\u0000')) throw new ToolError('A task title cannot contain a NUL character.');
+}
+
 export function listFullError(maxTasks: number): ToolError {
   return new ToolError(
     `The task list is full: it holds at most ${maxTasks.toLocaleString('en-US')} tasks. ` +

@@ -134,6 +134,14 @@ export function describeTaskStoreContract(adapter: string, under: StoreUnderTest
       },
     );
 
+    it('refuses a title with a NUL character with the same ToolError (Postgres text cannot hold one)', async () => {
+      const store = await open();
+      const refused = store.add('before\u0000after');
+      await expect(refused).rejects.toThrow(ToolError);
+      await expect(refused).rejects.toThrow('A task title cannot contain a NUL character.');
+      expect(await store.list('all')).toEqual([]);
+    });
+
     it.each([
       'x'.repeat(MAX_TITLE_LENGTH),
       "Robert'); DROP TABLE tasks;--",
