@@ -1,10 +1,11 @@
 /**
- * Before any test file: one line when this machine lacks PostgreSQL and the Postgres task store,
- * relay and readiness tests will skip. In CI `systemPrograms` throws instead, so CI never skips them.
+ * Before any test file: the one line a `pnpm test` run prints when this machine lacks PostgreSQL or
+ * HAProxy, naming every package's tests that skip for it (scale-e2e and test-infra stay silent, so
+ * the run says it once). In CI it throws instead, so CI never skips them.
  */
-import { systemPrograms } from '@mcp-workshop/test-infra';
+import { skippedSystemTests } from '@mcp-workshop/test-infra';
 
 export default function announceSkips(): void {
-  const available = systemPrograms("mcp-server's Postgres tests", ['postgres']);
-  if (!available.ok) console.warn(available.skipLine);
+  const line = skippedSystemTests();
+  if (line) console.warn(line);
 }

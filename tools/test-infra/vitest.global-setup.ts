@@ -1,10 +1,9 @@
 /**
- * Before any test file: one line when this machine lacks PostgreSQL or HAProxy and test-infra's own
- * tests of them will skip. In CI `systemPrograms` throws instead, so CI never skips them.
+ * Before any test file: fails in CI when PostgreSQL or HAProxy is missing, so CI never skips these
+ * tests. On a laptop it says nothing: mcp-server's global setup prints the run's one skip line.
  */
 import { systemPrograms } from './src/system-binaries.js';
 
-export default function announceSkips(): void {
-  const available = systemPrograms("test-infra's PostgreSQL and HAProxy tests", ['postgres', 'haproxy']);
-  if (!available.ok) console.warn(available.skipLine);
+export default function requireInCi(): void {
+  systemPrograms("test-infra's PostgreSQL and HAProxy tests", ['postgres', 'haproxy']);
 }

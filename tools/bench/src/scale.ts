@@ -110,7 +110,7 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleReport> 
   const cores = cpus().length;
   const addWarmUp = Math.min(200, options.addsPerRound);
   const report: ScaleReport = { cores, storage: [], stored: [], loadBalancer: [], addWarmUp };
-  const available = systemPrograms('the scale bench (pnpm bench --only scale)', ['postgres', 'haproxy']);
+  const available = systemPrograms('the scale bench', ['postgres', 'haproxy'], 'pnpm bench --only scale');
   if (!available.ok) {
     process.stderr.write(`  scale: ${available.skipLine}\n`);
     return { ...report, skipped: available.skipLine };

@@ -11,4 +11,4 @@ export { startPostgres } from './postgres.js';
 export type { SseStream } from './sse.js';
 export { openSseStream, parseMcpBody } from './sse.js';
 export type { Availability } from './system-binaries.js';
-export { findHaproxy, findPostgresBin, systemPrograms } from './system-binaries.js';
+export { findHaproxy, findPostgresBin, skippedSystemTests, systemPrograms } from './system-binaries.js';

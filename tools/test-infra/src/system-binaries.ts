@@ -52,17 +52,42 @@ const INSTALL_HINT = {
  * Whether the named programs are here. In CI a missing one throws, because CI installs them and a
  * skip there would hide a broken install step.
  */
-export function systemPrograms(what: string, needs: ReadonlyArray<keyof typeof INSTALL_HINT>): Availability {
+export function systemPrograms(
+  what: string,
+  needs: ReadonlyArray<keyof typeof INSTALL_HINT>,
+  /** The command to run again once they are installed. */
+  again = 'pnpm test',
+): Availability {
   const missing = needs.filter((need) => (need === 'postgres' ? !findPostgresBin() : !findHaproxy()));
   if (missing.length === 0) return { ok: true, skipLine: '' };
   const packages = missing.map((need) => INSTALL_HINT[need]).join(' ');
   if (testInfraEnv.ci) {
     throw new Error(
-      `CI never skips ${what}, but ${missing.join(' and ')} is missing: apt-get install -y ${packages}`,
+      `CI never skips ${what}, but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing: apt-get install -y ${packages}`,
     );
   }
   return {
     ok: false,
-    skipLine: `skipped: ${what} need ${missing.join(' and ')} (sudo apt-get install -y ${packages}, then pnpm test again)`,
+    skipLine: `skipped: ${what} need ${missing.join(' and ')} (sudo apt-get install -y ${packages}, then ${again} again)`,
   };
+}
+
+/**
+ * The single line `pnpm test` prints on a machine without PostgreSQL or HAProxy, saying which tests
+ * skip and what to install; undefined when nothing is missing. One package's vitest global setup
+ * prints it (mcp-server's), so a run that tests every package says it once. Throws in CI.
+ */
+export function skippedSystemTests(): string | undefined {
+  const missing = (['postgres', 'haproxy'] as const).filter((need) =>
+    need === 'postgres' ? !findPostgresBin() : !findHaproxy(),
+  );
+  if (missing.length === 0) return undefined;
+  const available = systemPrograms('the Postgres and scale-out tests', missing);
+  if (available.ok) return undefined;
+  const which = missing.includes('postgres')
+    ? 'the Postgres and scale-out tests (mcp-server, scale-e2e, test-infra)'
+    : 'the scale-out and HAProxy tests (scale-e2e, test-infra)';
+  const names = missing.map((need) => (need === 'postgres' ? 'PostgreSQL' : 'HAProxy')).join(' and ');
+  const packages = missing.map((need) => INSTALL_HINT[need]).join(' ');
+  return `skipped: ${which} need ${names} (sudo apt-get install -y ${packages}, then pnpm test again)`;
 }
