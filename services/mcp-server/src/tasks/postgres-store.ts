@@ -25,6 +25,13 @@ import {
 
 const COLUMNS = ['id', 'title', 'done', 'created_at', 'completed_at'] as const;
 
+/**
+ * Operations that may be sent again after a lost connection: reads, and `complete`, which keeps
+ * the first completion time, so a second one changes nothing. Not add (a duplicate) nor delete (a
+ * second one would answer "no such task" for a task the first one deleted).
+ */
+const SAFE_TO_RESEND = new Set(['list', 'get', 'complete']);
+
 type Row = Pick<Selectable<TaskDatabase['tasks']>, (typeof COLUMNS)[number]>;
 
 export interface PostgresTaskStore extends TaskStore {
@@ -76,12 +83,22 @@ export async function openPostgresTaskStore({
   const guard = async <T>(op: string, run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
-    } catch (error) {
-      if (!isConnectionError(error)) throw error;
-      logger.warn({ err: error, op }, 'the task database is unreachable');
-      if (op === 'add' && !failedBeforeSending(error)) throw new TaskAddUncertainError({ cause: error });
-      throw new TaskStoreUnavailableError({ cause: error });
+    } catch (first) {
+      // A connection Postgres closed can go back to the pool before its socket reports the close,
+      // and be handed to the next query. Sent once more, it gets another connection.
+      if (!SAFE_TO_RESEND.has(op) || !isConnectionError(first)) return fail(op, first);
+      try {
+        return await run();
+      } catch (again) {
+        return fail(op, again);
+      }
     }
+  };
+  const fail = (op: string, error: unknown): never => {
+    if (!isConnectionError(error)) throw error;
+    logger.warn({ err: error, op }, 'the task database is unreachable');
+    if (op === 'add' && !failedBeforeSending(error)) throw new TaskAddUncertainError({ cause: error });
+    throw new TaskStoreUnavailableError({ cause: error });
   };
   // Timestamps are made here, not by Postgres, so a test clock applies and they match SQLite's.
   const timestamp = () => sql<Date>`${now().toISOString()}::timestamptz`;
