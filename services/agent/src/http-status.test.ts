@@ -4,23 +4,19 @@
  * on, the real authorization server, `startRuntime`, and a person's sign-in played by
  * `signInAsDemoUser`. No browser: services/web-e2e has that.
  */
+
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  AGENT_CLIENT,
-  type AuthServerProcess,
-  signInAsDemoUser,
-  startAuthServerProcess,
-} from '@mcp-workshop/auth-server/process';
+import { AGENT_CLIENT, type AuthServerProcess, signInAsDemoUser } from '@mcp-workshop/auth-server/process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentEnv } from './env.js';
 import { createAgentApp } from './http.js';
 import { declineInput } from './input.js';
 import { createSilentLogger } from './logger.js';
-import { freePort } from './mcp/test-support/serve-fetch.js';
 import { type Runtime, startRuntime } from './runtime.js';
 import { type AgentStartup, type AgentStatus, createAgentStartup } from './startup.js';
-import { startWorkshopProcess, type WorkshopProcess } from './test-support/workshop-process.js';
+import { startSecuredWorkshop } from './test-support/secured-workshop.js';
+import type { WorkshopProcess } from './test-support/workshop-process.js';
 
 /** Each wait is bounded and shorter than the test's own timeout, so its message shows. */
 const WAIT_MS = 10_000;
@@ -30,14 +26,7 @@ let workshop: WorkshopProcess;
 const cleanups: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/mcp`;
-  auth = await startAuthServerProcess({ resources: [url] });
-  workshop = await startWorkshopProcess({
-    PORT: String(port),
-    MCP_AUTH_ISSUER: auth.issuer,
-    MCP_RESOURCE_URL: url,
-  });
+  ({ auth, workshop } = await startSecuredWorkshop());
 }, 40_000);
 
 afterEach(async () => {

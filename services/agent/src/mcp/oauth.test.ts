@@ -2,15 +2,12 @@
  * The agent signs in to a server that requires OAuth, with the official SDK client's support: the
  * workshop server (sign-in on) and the workshop's authorization server, each its own process.
  */
-import {
-  AGENT_CLIENT,
-  type AuthServerProcess,
-  READER_CLIENT,
-  startAuthServerProcess,
-} from '@mcp-workshop/auth-server/process';
+
+import { AGENT_CLIENT, type AuthServerProcess, READER_CLIENT } from '@mcp-workshop/auth-server/process';
 import { auth as sdkAuth } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkshopProcess, type WorkshopProcess } from '../test-support/workshop-process.js';
+import { startSecuredWorkshop } from '../test-support/secured-workshop.js';
+import type { WorkshopProcess } from '../test-support/workshop-process.js';
 import type { InputHandler } from '../types.js';
 import { parseServersConfig, type ServerSpec } from './config.js';
 import { type ConnectedServer, connectServer } from './connect.js';
@@ -18,7 +15,6 @@ import { createMcpHub } from './hub.js';
 import { RENEW_AT_MOST_MS_BEFORE_EXPIRY, RenewingClientCredentials } from './renewing-credentials.js';
 import { McpConnectError } from './retry.js';
 import { silentLogger } from './test-support/logger.js';
-import { freePort } from './test-support/serve-fetch.js';
 
 const clientInfo = { name: 'agent-oauth-test', version: '0.0.0' };
 const refuseInput: InputHandler = async () => ({ action: 'decline' });
@@ -34,14 +30,7 @@ let workshop: WorkshopProcess;
 const opened: ConnectedServer[] = [];
 
 beforeAll(async () => {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/mcp`;
-  auth = await startAuthServerProcess({ resources: [url] });
-  workshop = await startWorkshopProcess({
-    PORT: String(port),
-    MCP_AUTH_ISSUER: auth.issuer,
-    MCP_RESOURCE_URL: url,
-  });
+  ({ auth, workshop } = await startSecuredWorkshop());
 }, 40_000);
 
 afterAll(async () => {

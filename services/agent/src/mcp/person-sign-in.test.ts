@@ -2,13 +2,11 @@
  * A person signs in: authorization code with PKCE through the SDK, a loopback redirect, and the
  * workshop's authorization server's real sign-in pages, played by `signInAsDemoUser`.
  */
-import {
-  type AuthServerProcess,
-  signInAsDemoUser,
-  startAuthServerProcess,
-} from '@mcp-workshop/auth-server/process';
+
+import { type AuthServerProcess, signInAsDemoUser } from '@mcp-workshop/auth-server/process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkshopProcess, type WorkshopProcess } from '../test-support/workshop-process.js';
+import { startSecuredWorkshop } from '../test-support/secured-workshop.js';
+import type { WorkshopProcess } from '../test-support/workshop-process.js';
 import type { InputHandler } from '../types.js';
 import type { ServerSpec } from './config.js';
 import { connectServer } from './connect.js';
@@ -16,7 +14,6 @@ import { createMcpHub } from './hub.js';
 import { startLoopbackCallback } from './person-sign-in.js';
 import { McpConnectError } from './retry.js';
 import { silentLogger } from './test-support/logger.js';
-import { freePort } from './test-support/serve-fetch.js';
 
 const clientInfo = { name: 'agent-person-test', version: '0.0.0' };
 const refuseInput: InputHandler = async () => ({ action: 'decline' });
@@ -26,14 +23,7 @@ let auth: AuthServerProcess;
 let workshop: WorkshopProcess;
 
 beforeAll(async () => {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/mcp`;
-  auth = await startAuthServerProcess({ resources: [url] });
-  workshop = await startWorkshopProcess({
-    PORT: String(port),
-    MCP_AUTH_ISSUER: auth.issuer,
-    MCP_RESOURCE_URL: url,
-  });
+  ({ auth, workshop } = await startSecuredWorkshop());
 }, 40_000);
 
 afterAll(async () => {

@@ -1,17 +1,6 @@
 /**
  * @module test-support/free-port
- * A loopback port nothing listens on right now, for tests that start a child process on it.
+ * A loopback port nothing listens on right now, for tests that start a child process on it. One
+ * implementation for every package's tests: test-infra's.
  */
-import { createServer } from 'node:net';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '@mcp-workshop/test-infra';
