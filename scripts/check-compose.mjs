@@ -9,8 +9,8 @@
  *
  * 1. Static: every built service is one of SERVICES: a package under its own name, which starts
  *    without a profile, or a copy of it behind a profile (`mcp-server-secure`, the replicas
- *    `mcp-server-1..3`, `agent-secure`, `agent-scaled`; the `auth-server` package runs only under
- *    one); a service from an image sits behind a profile and names a version tag. Every variable
+ *    `mcp-server-1..3`, `mcp-server-traced`, `agent-secure`, `agent-scaled`, `agent-traced`; the
+ *    `auth-server` package runs only under one); a service from an image sits behind a profile and names a version tag. Every variable
  *    compose or an image sets is one the service reads (its env schema's keys, `SERVER_ENV_KEYS` /
  *    `AGENT_ENV_KEYS` / `DEMO_MODEL_ENV_KEYS` / `AUTH_SERVER_ENV_KEYS`), and the values parse, with
  *    .env empty and with .env.example's values; every `${VAR}` compose reads is documented in
@@ -29,15 +29,15 @@
  *    a temporary folder per service) in depends_on order, every profile at once (so `auth`: the
  *    authorization server, the secured server, the agent signed in), and GETs each healthcheck URL:
  *    200 or it fails; an agent must have found the demo model and the MCP server's tools. A service
- *    that depends on a service from an image (Postgres, HAProxy), or on one skipped for that, is
- *    skipped here and in 3, with one line saying why.
+ *    that depends on a service from an image (Postgres, HAProxy, Jaeger), or on one skipped for
+ *    that, is skipped here and in 3, with one line saying why.
  * 3. Build replay: runs each Dockerfile's `build` stage (its COPY lines, honouring .dockerignore,
  *    and its RUN lines, verbatim) in a temporary folder, assembles each runtime stage from its
  *    COPY lines, starts its CMD from its WORKDIR, and checks health again; for the server also
  *    that the ADRs sit where dist/resources/adr.js looks for them.
  * What needs an engine stays unchecked: the base images and the images compose pulls (Postgres,
- * HAProxy, Ollama) with their healthchecks, the runtime stage's RUN lines (mkdir and chown of
- * /data), running as USER node, Docker networking and the named volumes.
+ * HAProxy, Ollama, Jaeger) with their healthchecks, the runtime stage's RUN lines (mkdir and chown
+ * of /data), running as USER node, Docker networking and the named volumes.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -88,7 +88,7 @@ const SERVICES = {
     hostsVar: 'MCP_ALLOWED_HOSTS',
     identifierVars: ['MCP_RESOURCE_URL'],
     localPort: 3000,
-    copies: ['mcp-server-secure', 'mcp-server-1', 'mcp-server-2', 'mcp-server-3'],
+    copies: ['mcp-server-secure', 'mcp-server-1', 'mcp-server-2', 'mcp-server-3', 'mcp-server-traced'],
   },
   agent: {
     dir: 'services/agent',
@@ -100,7 +100,7 @@ const SERVICES = {
     hostsVar: 'AGENT_ALLOWED_HOSTS',
     identifierVars: [],
     localPort: 3001,
-    copies: ['agent-secure', 'agent-scaled'],
+    copies: ['agent-secure', 'agent-scaled', 'agent-traced'],
   },
   'demo-model': {
     dir: 'services/demo-model',

@@ -20,8 +20,9 @@ const OUTPUT_PREFIX = 'index.';
 export default defineConfig({
   input: path.join(SRC, 'index.ts'),
   platform: 'node',
-  // It reads its .wasm from its own folder at run time, so it stays in node_modules.
-  external: ['node-sqlite3-wasm'],
+  // It reads its .wasm from its own folder at run time, so it stays in node_modules. OpenTelemetry
+  // loads only when telemetry is on (telemetry/start.ts): it stays out of the bundle every start parses.
+  external: ['node-sqlite3-wasm', '@mcp-workshop/telemetry/sdk', /^@opentelemetry\//],
   // Imports are written for NodeNext (`./deps.js`); the sources are `.ts`.
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
   plugins: [removePreviousOutput(), keepTscModuleUrls()],

@@ -37,3 +37,38 @@ describe('loadAgentEnv: OAuth sign-in', () => {
     }
   });
 });
+
+describe('loadAgentEnv: TRACE_VIEWER_URL', () => {
+  /** Loads just this variable and returns the error message, or undefined when it was taken. */
+  function refusal(value: string): string | undefined {
+    try {
+      loadAgentEnv({ TRACE_VIEWER_URL: value });
+      return undefined;
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      return (error as Error).message;
+    }
+  }
+
+  it('takes an http(s) template with {traceId}, and is unset by default', () => {
+    const template = 'http://localhost:16686/trace/{traceId}';
+    expect(loadAgentEnv({ TRACE_VIEWER_URL: template }).TRACE_VIEWER_URL).toBe(template);
+    expect(loadAgentEnv({ TRACE_VIEWER_URL: 'https://ui.example/t?id={traceId}' }).TRACE_VIEWER_URL).toBe(
+      'https://ui.example/t?id={traceId}',
+    );
+    expect(loadAgentEnv({}).TRACE_VIEWER_URL).toBeUndefined();
+  });
+
+  it.each([
+    ['a javascript: URL', 'javascript:alert(document.cookie)//{traceId}'],
+    ['a data: URL', 'data:text/html,<script>alert(1)</script>{traceId}'],
+    ['a vbscript: URL', 'vbscript:msgbox({traceId})'],
+    ['a relative path', '/trace/{traceId}'],
+  ])('refuses %s, so no script can reach the page', (_label, value) => {
+    expect(refusal(value)).toMatch(/TRACE_VIEWER_URL/);
+  });
+
+  it('refuses a template without {traceId}, and says what one looks like', () => {
+    expect(refusal('http://localhost:16686/search')).toContain('{traceId}');
+  });
+});

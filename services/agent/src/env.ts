@@ -4,6 +4,7 @@
  * `OPENAI_API_KEY=` in a `.env` file means "no key": the offline demo model answers.
  */
 import { parseEnv } from '@mcp-workshop/shared';
+import { TELEMETRY_ENV } from '@mcp-workshop/telemetry';
 import { z } from 'zod';
 
 /** Where `pnpm start` runs the demo model (services/demo-model); docker-compose points at its own. */
@@ -58,6 +59,16 @@ const EnvSchema = z.object({
   AGENT_RESULT_BUDGET_CHARS: z.coerce.number().int().min(200).max(1_000_000).default(16_000),
   AGENT_MAX_CONVERSATIONS: z.coerce.number().int().min(1).max(100_000).default(100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  TRACE_VIEWER_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .refine(
+      (url) => url.includes('{traceId}'),
+      'must contain {traceId}, e.g. http://localhost:16686/trace/{traceId}',
+    )
+    .optional()
+    .describe("A link to each turn's trace on the chat page; {traceId} is replaced by the trace id."),
+  // OpenTelemetry: off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (packages/telemetry/src/env.ts).
+  ...TELEMETRY_ENV,
 });
 
 /**

@@ -72,7 +72,13 @@ export function formatToolCall(trace: ToolCallTrace, index: number): string {
 export function formatTurn(result: TurnResult): string {
   const calls = result.toolCalls.map((trace, i) => formatToolCall(trace, i));
   const stop = result.stoppedBecause === 'max_rounds' ? '  (stopped at the round limit)' : '';
-  return [...calls, ...result.serverLogs.map(formatServerLog), `answer${stop}: ${result.answer}`].join('\n');
+  const trace = result.traceId ? [`trace: ${result.traceId}`] : [];
+  return [
+    ...calls,
+    ...result.serverLogs.map(formatServerLog),
+    `answer${stop}: ${result.answer}`,
+    ...trace,
+  ].join('\n');
 }
 
 /** A log that came while several calls ran and names none of them: shown once, under no call. */
@@ -96,6 +102,8 @@ export function turnAsJson(
       servers,
       toolCalls: result.toolCalls,
       serverLogs: result.serverLogs,
+      // null with telemetry off, so a script can tell "off" from a missing field.
+      traceId: result.traceId ?? null,
     },
     null,
     2,

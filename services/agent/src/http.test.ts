@@ -8,11 +8,19 @@ import type { Server } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentApp } from './http.js';
+import { ConversationStore } from './conversations.js';
+import { type ChatAnswer, createAgentApp, type StatusBody } from './http.js';
 import { createSilentLogger } from './logger.js';
-import type { Agent } from './loop.js';
+import { type Agent, createAgent } from './loop.js';
 import type { QualifiedMcpHub } from './mcp/hub.js';
-import { connectHub, createTestAgent, scriptedModel, startWorkshop } from './test-support/harness.js';
+import type { AgentTelemetry } from './telemetry/types.js';
+import {
+  connectHub,
+  createTestAgent,
+  scriptedModel,
+  startWorkshop,
+  TEST_SETTINGS,
+} from './test-support/harness.js';
 import { type MinimalMcpServer, startMinimalMcpServer } from './test-support/minimal-mcp-server.js';
 import { type ScriptedOpenAI, startScriptedOpenAI } from './test-support/scripted-openai.js';
 import type { WorkshopProcess } from './test-support/workshop-process.js';
@@ -361,5 +369,72 @@ describe('request validation', () => {
       req.end();
     });
     expect(status).toBe(403);
+  });
+});
+
+describe('trace ids', () => {
+  /** What OpenTelemetry makes a trace id; the stand-in telemetry below hands this one out. */
+  const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+  const TEMPLATE = 'http://localhost:16686/trace/{traceId}';
+
+  /** The real loop, whose turns a stand-in for telemetry/start.ts wraps, as it wraps them. */
+  function tracedAgent(): Agent {
+    const telemetry: Pick<AgentTelemetry, 'turn' | 'chat'> = {
+      turn: async (_conversationId, run) => ({ ...(await run()), traceId: TRACE_ID }),
+      chat: (_model, run) => run(),
+    };
+    return createAgent({
+      hub,
+      model: scriptedModel(openai.baseUrl),
+      conversations: new ConversationStore(10),
+      settings: TEST_SETTINGS,
+      telemetry,
+    });
+  }
+
+  it('answers traceId and traceViewerUrl null with telemetry off', async () => {
+    openai.push({ text: 'No trace.' }, { text: 'Still no trace.' });
+    const answer = (await (await post('/api/chat', { message: 'Hi' })).json()) as ChatAnswer;
+    expect(answer).toMatchObject({ answer: 'No trace.', traceId: null });
+    const events = parseSse(await (await post('/api/chat/stream', { message: 'Hi' })).text());
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { traceId: null } });
+    const status = (await (await fetch(`${baseUrl}/api/status`)).json()) as StatusBody;
+    expect(status).toMatchObject({ state: 'ready', traceViewerUrl: null });
+  });
+
+  it("names each turn's trace, and relays the viewer's template untouched", async () => {
+    const { server, url } = await listen(
+      createAgentApp({
+        agent: tracedAgent(),
+        hub,
+        model: scriptedModel(openai.baseUrl).description,
+        logger: createSilentLogger(),
+        traceViewerUrl: TEMPLATE,
+      }),
+    );
+    try {
+      openai.push({ text: 'Traced.' }, { text: 'Traced again.' });
+      const chat = (body: unknown, path: string) =>
+        fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const answer = (await (await chat({ message: 'Hi' }, '/api/chat')).json()) as ChatAnswer;
+      expect(answer).toMatchObject({ answer: 'Traced.', traceId: TRACE_ID });
+
+      const events = parseSse(await (await chat({ message: 'Hi' }, '/api/chat/stream')).text());
+      expect(events.at(-1)).toMatchObject({
+        event: 'done',
+        data: { answer: 'Traced again.', traceId: TRACE_ID },
+      });
+
+      // The template goes out as it is: the page fills in the id, the server builds no link.
+      const status = (await (await fetch(`${url}/api/status`)).json()) as StatusBody;
+      expect(status).toMatchObject({ state: 'ready', traceViewerUrl: TEMPLATE });
+      expect(JSON.stringify(answer)).not.toContain('16686');
+    } finally {
+      await close(server);
+    }
   });
 });

@@ -4,9 +4,10 @@
  * as server-sent events: text deltas, tool calls as they start and end, then the result),
  * `POST /api/input/:id` (the page's answer to a tool's request for input, which the stream
  * announced as `input_request`), `GET /api/status` (starting, ready or failed; the sign-in link;
- * who is signed in), `GET /health`, and the chat page built from `web/` at `/`. It may serve
- * before the agent is connected (`startup.ts`): the chat then answers 503. `createAgentApp()` binds
- * nothing; `index.ts` listens.
+ * who is signed in; the trace viewer's link template), `GET /health`, and the chat page built from
+ * `web/` at `/`. Each answer names its OpenTelemetry trace (`traceId`, null with telemetry off).
+ * It may serve before the agent is connected (`startup.ts`): the chat then answers 503.
+ * `createAgentApp()` binds nothing; `index.ts` listens.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,8 @@ import { z } from 'zod';
 import type { InputBroker } from './input-broker.js';
 import { ModelError } from './llm/errors.js';
 import type { Logger } from './logger.js';
-import { type AgentStartup, type ReadyAgent, readyStartup } from './startup.js';
+import { type AgentStartup, type AgentStatus, type ReadyAgent, readyStartup } from './startup.js';
+import type { TurnResult } from './trace.js';
 
 /** A question is a paragraph, not a document. */
 export const MAX_MESSAGE_CHARS = 8_000;
@@ -64,6 +66,37 @@ interface CommonAppOptions {
   allowedOrigins?: string[];
   /** Brings tools' requests for input to open chat streams; without it, nobody is asked. */
   inputBroker?: InputBroker;
+  /**
+   * TRACE_VIEWER_URL, already checked by env.ts: an http(s) URL holding `{traceId}`. It is relayed
+   * as it is; the page fills in the trace id and checks the result again before it makes a link.
+   */
+  traceViewerUrl?: string;
+}
+
+/** The body of `GET /api/status`: the start-up as `startup.ts` tells it, and how to link a trace. */
+export interface StatusBody extends AgentStatus {
+  /** The trace viewer's link template with `{traceId}` in it, or null when none is set. */
+  traceViewerUrl: string | null;
+}
+
+/** What `POST /api/chat` answers, and the data of the stream's final `done` event. */
+export interface ChatAnswer {
+  answer: string;
+  conversationId: string;
+  toolCalls: TurnResult['toolCalls'];
+  serverLogs: TurnResult['serverLogs'];
+  /** The turn's OpenTelemetry trace (32 hex digits), or null with telemetry off. */
+  traceId: string | null;
+}
+
+function chatAnswer(result: TurnResult): ChatAnswer {
+  return {
+    answer: result.answer,
+    conversationId: result.conversationId,
+    toolCalls: result.toolCalls,
+    serverLogs: result.serverLogs,
+    traceId: result.traceId ?? null,
+  };
 }
 
 /**
@@ -74,6 +107,7 @@ export type AgentAppOptions = CommonAppOptions & (ReadyAgent | { startup: AgentS
 
 export function createAgentApp(options: AgentAppOptions): Express {
   const { logger, inputBroker } = options;
+  const traceViewerUrl = options.traceViewerUrl ?? null;
   const startup = 'startup' in options ? options.startup : readyStartup(options);
   const app = express();
   app.disable('x-powered-by');
@@ -104,7 +138,8 @@ export function createAgentApp(options: AgentAppOptions): Express {
 
   app.get('/api/status', (_req, res) => {
     // The page polls this while starting; a cached answer would hide the sign-in link or the change to ready.
-    res.set('cache-control', 'no-store').json(startup.status());
+    const body: StatusBody = { ...startup.status(), traceViewerUrl };
+    res.set('cache-control', 'no-store').json(body);
   });
 
   // Everything below needs the connected agent.
@@ -144,12 +179,7 @@ export function createAgentApp(options: AgentAppOptions): Express {
     const { agent } = readyAgent();
     try {
       const result = await agent.ask(parsed.data.message, { conversationId: parsed.data.conversationId });
-      res.json({
-        answer: result.answer,
-        conversationId: result.conversationId,
-        toolCalls: result.toolCalls,
-        serverLogs: result.serverLogs,
-      });
+      res.json(chatAnswer(result));
     } catch (error) {
       sendFailure(res, error, logger);
     }
@@ -183,12 +213,7 @@ export function createAgentApp(options: AgentAppOptions): Express {
           onToolEnd: (trace) => send('tool_end', trace),
         },
       });
-      send('done', {
-        answer: result.answer,
-        conversationId: result.conversationId,
-        toolCalls: result.toolCalls,
-        serverLogs: result.serverLogs,
-      });
+      send('done', chatAnswer(result));
     } catch (error) {
       send('error', { message: failureMessage(error, logger) });
     }

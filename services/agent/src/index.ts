@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     allowedHosts: env.AGENT_ALLOWED_HOSTS,
     allowedOrigins: env.AGENT_ALLOWED_ORIGINS,
     inputBroker,
+    traceViewerUrl: env.TRACE_VIEWER_URL,
   });
   const url = `http://${env.AGENT_HOST}:${env.AGENT_PORT}`;
   const server: Server = await new Promise((resolve) => {

@@ -15,6 +15,7 @@ import {
 import type { ConversationStore } from './conversations.js';
 import { toFunctionSpecs } from './llm/functions.js';
 import type { ChatMessage, ModelProvider, ModelToolCall } from './llm/provider.js';
+import type { AgentTelemetry } from './telemetry/types.js';
 import {
   DISPLAYABLE_IMAGE_TYPES,
   MAX_MEDIA_BASE64_CHARS,
@@ -55,71 +56,85 @@ export interface AgentParts {
   model: ModelProvider;
   conversations: ConversationStore;
   settings: AgentSettings;
+  /** With telemetry on: the turn and each model call become spans (telemetry/start.ts). */
+  telemetry?: Pick<AgentTelemetry, 'turn' | 'chat'>;
 }
 
-export function createAgent({ hub, model, conversations, settings }: AgentParts): Agent {
+export function createAgent({ hub, model, conversations, settings, telemetry }: AgentParts): Agent {
+  const ask = askOnce(hub, model, conversations, settings, telemetry);
   return {
     reset: (conversationId) => conversations.delete(conversationId),
-    async ask(message, options = {}) {
+    ask(message, options = {}) {
       const conversationId = options.conversationId ?? randomUUID();
-      const events = options.events ?? {};
-      const history = [
-        ...conversations.get(conversationId),
-        { role: 'user', content: message } as ChatMessage,
-      ];
-      const toolCalls: ToolCallTrace[] = [];
-      const turnStarted = performance.now();
-      const serverLogs: ServerLogEvent[] = [];
-      // One function for the whole turn: the hub gives it each log no call can claim once.
-      const onServerLog = (log: ServerLogMessage) =>
-        serverLogs.push({ ...log, atMs: Math.round(performance.now() - turnStarted) });
-      const run: TurnContext = { hub, settings, signal: options.signal, events, onServerLog };
-
-      for (let round = 1; round <= settings.maxToolRounds; round++) {
-        // New tools (tools/list_changed) are swapped in here, between model turns, never mid-turn.
-        await hub.refresh();
-        const catalog = toFunctionSpecs(hub.tools());
-        const turn = await model.complete({
-          messages: [{ role: 'system', content: settings.systemPrompt }, ...history],
-          functions: catalog.functions,
-          signal: options.signal,
-          onTextDelta: events.onTextDelta,
-        });
-        history.push(assistantMessage(turn.text, turn.toolCalls));
-        if (turn.toolCalls.length === 0) {
-          conversations.save(conversationId, history);
-          return {
-            answer: turn.text,
-            conversationId,
-            toolCalls,
-            rounds: round,
-            stoppedBecause: 'answer',
-            serverLogs,
-          };
-        }
-        // Calls from one turn are independent by definition, so they run concurrently.
-        const traces = await Promise.all(
-          turn.toolCalls.map((call) => runToolCall(call, round, catalog, run)),
-        );
-        for (const trace of traces) {
-          history.push({ role: 'tool', tool_call_id: trace.id, content: trace.sentToModel });
-          toolCalls.push(trace);
-        }
-      }
-
-      conversations.save(conversationId, history);
-      const answer =
-        `I stopped after ${settings.maxToolRounds} rounds of tool calls (AGENT_MAX_TOOL_ROUNDS) ` +
-        'without reaching a final answer. Try a more specific question.';
-      return {
-        answer,
-        conversationId,
-        toolCalls,
-        rounds: settings.maxToolRounds,
-        stoppedBecause: 'max_rounds',
-        serverLogs,
-      };
+      if (!telemetry) return ask(message, conversationId, options);
+      return telemetry.turn(conversationId, () => ask(message, conversationId, options));
     },
+  };
+}
+
+/** One turn: the model and the tools take turns until the model answers or the round limit is hit. */
+function askOnce(
+  hub: McpHub,
+  model: ModelProvider,
+  conversations: ConversationStore,
+  settings: AgentSettings,
+  telemetry: AgentParts['telemetry'],
+) {
+  const complete = (request: Parameters<ModelProvider['complete']>[0]) =>
+    telemetry ? telemetry.chat(model.description, () => model.complete(request)) : model.complete(request);
+  return async (message: string, conversationId: string, options: AskOptions): Promise<TurnResult> => {
+    const events = options.events ?? {};
+    const history = [...conversations.get(conversationId), { role: 'user', content: message } as ChatMessage];
+    const toolCalls: ToolCallTrace[] = [];
+    const turnStarted = performance.now();
+    const serverLogs: ServerLogEvent[] = [];
+    // One function for the whole turn: the hub gives it each log no call can claim once.
+    const onServerLog = (log: ServerLogMessage) =>
+      serverLogs.push({ ...log, atMs: Math.round(performance.now() - turnStarted) });
+    const run: TurnContext = { hub, settings, signal: options.signal, events, onServerLog };
+
+    for (let round = 1; round <= settings.maxToolRounds; round++) {
+      // New tools (tools/list_changed) are swapped in here, between model turns, never mid-turn.
+      await hub.refresh();
+      const catalog = toFunctionSpecs(hub.tools());
+      const turn = await complete({
+        messages: [{ role: 'system', content: settings.systemPrompt }, ...history],
+        functions: catalog.functions,
+        signal: options.signal,
+        onTextDelta: events.onTextDelta,
+      });
+      history.push(assistantMessage(turn.text, turn.toolCalls));
+      if (turn.toolCalls.length === 0) {
+        conversations.save(conversationId, history);
+        return {
+          answer: turn.text,
+          conversationId,
+          toolCalls,
+          rounds: round,
+          stoppedBecause: 'answer',
+          serverLogs,
+        };
+      }
+      // Calls from one turn are independent by definition, so they run concurrently.
+      const traces = await Promise.all(turn.toolCalls.map((call) => runToolCall(call, round, catalog, run)));
+      for (const trace of traces) {
+        history.push({ role: 'tool', tool_call_id: trace.id, content: trace.sentToModel });
+        toolCalls.push(trace);
+      }
+    }
+
+    conversations.save(conversationId, history);
+    const answer =
+      `I stopped after ${settings.maxToolRounds} rounds of tool calls (AGENT_MAX_TOOL_ROUNDS) ` +
+      'without reaching a final answer. Try a more specific question.';
+    return {
+      answer,
+      conversationId,
+      toolCalls,
+      rounds: settings.maxToolRounds,
+      stoppedBecause: 'max_rounds',
+      serverLogs,
+    };
   };
 }
 

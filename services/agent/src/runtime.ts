@@ -5,6 +5,7 @@
  * loop. It starts no other service: the agent reaches every model and server over its protocol.
  * The CLI, the HTTP entry and the demo all start here.
  */
+import { telemetryEnabled } from '@mcp-workshop/telemetry';
 import { ConversationStore } from './conversations.js';
 import type { AgentEnv } from './env.js';
 import { createModelProvider } from './llm/create-provider.js';
@@ -20,6 +21,7 @@ import {
   type OAuthClientCredentials,
   type ServerSpec,
 } from './mcp/index.js';
+import type { AgentTelemetry } from './telemetry/types.js';
 import type { InputHandler, McpHub } from './types.js';
 import { AGENT_NAME, AGENT_VERSION } from './version.js';
 
@@ -43,10 +45,22 @@ export interface RuntimeOptions {
   signal?: AbortSignal;
 }
 
+/** Starts telemetry when the environment asks for it; off, OpenTelemetry is never loaded. */
+export async function startTelemetryFor(
+  env: AgentEnv,
+  model: ModelProvider,
+): Promise<AgentTelemetry | undefined> {
+  if (!telemetryEnabled(env)) return undefined;
+  const { startAgentTelemetry } = await import('./telemetry/start.js');
+  return startAgentTelemetry(env, model.description);
+}
+
 export interface Runtime {
   agent: Agent;
   hub: McpHub;
   model: ModelProvider;
+  /** Set when telemetry is on; `close()` flushes and stops it. */
+  telemetry?: AgentTelemetry;
   close(): Promise<void>;
 }
 
@@ -68,7 +82,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       api: env.OPENAI_API,
       demoBaseUrl: env.DEMO_MODEL_URL,
     });
-    const servers = await connectServers(options, closers);
+    const telemetry = await startTelemetryFor(env, model);
+    // Pushed first, so it runs last: the MCP spans of closing are still sent.
+    if (telemetry) closers.push(() => telemetry.shutdown());
+    const servers = await connectServers(options, closers, telemetry);
     const hub = createMcpHub(servers, logger);
     closers.push(() => hub.close());
     const guides = hub
@@ -88,8 +105,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         resultBudgetChars: env.AGENT_RESULT_BUDGET_CHARS,
         systemPrompt: [SYSTEM_PROMPT, ...guides].join('\n\n'),
       },
+      ...(telemetry && { telemetry }),
     });
-    return { agent, hub, model, close };
+    return { agent, hub, model, ...(telemetry && { telemetry }), close };
   } catch (error) {
     await close();
     throw error;
@@ -99,6 +117,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 async function connectServers(
   options: RuntimeOptions,
   closers: Array<() => Promise<void>>,
+  telemetry: AgentTelemetry | undefined,
 ): Promise<ConnectedServer[]> {
   const { env, logger, onInput } = options;
   const specs: ServerSpec[] = env.MCP_SERVERS_CONFIG
@@ -116,6 +135,7 @@ async function connectServers(
       ...(options.onSignIn && { onSignIn: options.onSignIn }),
       ...(options.onSignInEnd && { onSignInEnd: options.onSignInEnd }),
       ...(options.signal && { signal: options.signal }),
+      ...(telemetry && { tracing: telemetry.mcp }),
     });
     connected.push(server);
     closers.push(() => server.close());

@@ -97,6 +97,8 @@ export interface TurnResult {
   stoppedBecause: 'answer' | 'max_rounds';
   /** Server logs that came while calls ran but belong to none of them; each shown once, here. */
   serverLogs: ServerLogEvent[];
+  /** The OpenTelemetry trace of this turn (32 hex digits), when telemetry is on. */
+  traceId?: string;
 }
 
 /** Callbacks for live views (streamed answer, progress bars). All optional. */

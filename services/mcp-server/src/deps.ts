@@ -15,7 +15,8 @@ import { type LazyTaskStore, lazyTaskStore } from './tasks/lazy-store.js';
 import { createPgNotifyRelay } from './tasks/pg-notify-relay.js';
 import type { PostgresTaskStore } from './tasks/postgres-store.js';
 import { openTaskStore } from './tasks/sqlite-store.js';
-import { TaskStoreUnavailableError } from './tasks/store.js';
+import { type TaskStore, TaskStoreUnavailableError } from './tasks/store.js';
+import type { DatabaseTarget, ServerTelemetry } from './telemetry/types.js';
 import type { ToolDeps } from './tools/deps.js';
 import { createOfflineWeather } from './weather/offline.js';
 import { createOpenMeteoWeather } from './weather/open-meteo.js';
@@ -43,7 +44,11 @@ interface TaskBackend {
   openError(error: unknown): unknown;
 }
 
-export function createDeps(env: ServerEnv, logger: Logger): ServerDeps {
+/**
+ * With `telemetry` (on only when OTEL_EXPORTER_OTLP_ENDPOINT is set), every task statement and every
+ * weather request is a child span of the tool call that made it.
+ */
+export function createDeps(env: ServerEnv, logger: Logger, telemetry?: ServerTelemetry): ServerDeps {
   const now = () => new Date();
   const weather =
     env.WEATHER_PROVIDER === 'open-meteo'
@@ -51,11 +56,12 @@ export function createDeps(env: ServerEnv, logger: Logger): ServerDeps {
           geocodingUrl: env.OPEN_METEO_GEOCODING_URL,
           forecastUrl: env.OPEN_METEO_FORECAST_URL,
           timeoutMs: env.WEATHER_TIMEOUT_MS,
+          ...(telemetry && { fetch: telemetry.fetch }),
         })
       : createOfflineWeather(now);
   const backend = env.DATABASE_URL
-    ? postgresBackend(env.DATABASE_URL, logger, now)
-    : sqliteBackend(env.DATA_DIR, logger, now);
+    ? postgresBackend(env.DATABASE_URL, logger, now, traced(telemetry, postgresTarget(env.DATABASE_URL)))
+    : sqliteBackend(env.DATA_DIR, logger, now, traced(telemetry, { system: 'sqlite' }));
   // With Postgres, writes go out over NOTIFY and every replica, this one too, hears them back over
   // LISTEN: local listeners are fed once, from one source, in the order all replicas see.
   const relay = env.DATABASE_URL
@@ -92,10 +98,28 @@ export function createDeps(env: ServerEnv, logger: Logger): ServerDeps {
   };
 }
 
-function sqliteBackend(dataDir: string, logger: Logger, now: () => Date): TaskBackend {
+/** Wraps an opened store in statement spans when telemetry is on; otherwise hands it back as it is. */
+type StoreTracing = <S extends TaskStore>(store: S) => S;
+
+function traced(telemetry: ServerTelemetry | undefined, target: DatabaseTarget): StoreTracing {
+  return (store) => (telemetry ? telemetry.traceTaskStore(store, target) : store);
+}
+
+/** Host, port and database name for `server.*` and `db.namespace`; the URL was validated in env.ts. */
+function postgresTarget(databaseUrl: string): DatabaseTarget {
+  const url = new URL(databaseUrl);
+  return {
+    system: 'postgresql',
+    address: url.hostname,
+    ...(url.port && { port: Number(url.port) }),
+    ...(url.pathname.length > 1 && { database: decodeURIComponent(url.pathname.slice(1)) }),
+  };
+}
+
+function sqliteBackend(dataDir: string, logger: Logger, now: () => Date, trace: StoreTracing): TaskBackend {
   // Checked now, cheaply, so a bad DATA_DIR still stops start-up before anything is served.
   prepareDataDir(dataDir);
-  const store = lazyTaskStore(() => openTaskStore({ dataDir, logger, now }));
+  const store = lazyTaskStore(() => trace(openTaskStore({ dataDir, logger, now })));
   return {
     store,
     // An embedded file has no connection to lose: once it opens, it is ready.
@@ -109,7 +133,12 @@ function sqliteBackend(dataDir: string, logger: Logger, now: () => Date): TaskBa
  * Postgres is loaded on first use, so a server without DATABASE_URL never loads `pg` or kysely.
  * Each open attempt gets a fresh pool, because a failed attempt ends the one it had.
  */
-function postgresBackend(databaseUrl: string, logger: Logger, now: () => Date): TaskBackend {
+function postgresBackend(
+  databaseUrl: string,
+  logger: Logger,
+  now: () => Date,
+  trace: StoreTracing,
+): TaskBackend {
   let opened: PostgresTaskStore | undefined;
   const store = lazyTaskStore(async () => {
     const [{ createTaskPool }, { openPostgresTaskStore }] = await Promise.all([
@@ -121,7 +150,7 @@ function postgresBackend(databaseUrl: string, logger: Logger, now: () => Date): 
       logger,
       now,
     });
-    return opened;
+    return trace(opened);
   });
   const shown = redactDatabaseUrl(databaseUrl);
   return {

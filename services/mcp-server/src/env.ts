@@ -7,6 +7,7 @@
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from '@mcp-workshop/shared';
+import { TELEMETRY_ENV } from '@mcp-workshop/telemetry';
 import { z } from 'zod';
 import { POSTGRES_PROTOCOL, redactDatabaseUrl } from './tasks/database-url.js';
 import { DEFAULT_FORECAST_URL, DEFAULT_GEOCODING_URL } from './weather/open-meteo.js';
@@ -113,6 +114,8 @@ const EnvSchema = z.object({
     .refine((url) => !url.includes('#'), 'A resource URL has no #fragment (RFC 8707).')
     .optional()
     .describe("This server's canonical URL: the resource tokens must be issued for."),
+  // OpenTelemetry: off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (packages/telemetry/src/env.ts).
+  ...TELEMETRY_ENV,
 });
 
 /** Sign-in needs both variables: an issuer to trust and the resource its tokens must name. */

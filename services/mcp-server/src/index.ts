@@ -8,6 +8,7 @@
  *   node dist/index.js --stdio    MCP on stdin/stdout; logs go to stderr
  */
 import { parseArgs } from 'node:util';
+import { telemetryEnabled } from '@mcp-workshop/telemetry';
 import { createDeps, type ServerDeps } from './deps.js';
 import { EnvError, loadEnv, type ServerEnv } from './env.js';
 import { createLogger, type Logger } from './logger.js';
@@ -45,10 +46,18 @@ async function main(): Promise<void> {
   }
 
   const env = loadEnv();
-  const logger = createLogger(env.LOG_LEVEL);
-  const deps = createDeps(env, logger);
+  // Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; off, OpenTelemetry is never even loaded.
+  const telemetry = telemetryEnabled(env)
+    ? (await import('./telemetry/start.js')).startServerTelemetry(env)
+    : undefined;
+  const logger = createLogger(env.LOG_LEVEL, telemetry?.logFields);
+  const deps = createDeps(env, logger, telemetry);
   const buildServer = () =>
-    createMcpServer(deps, { pageSize: env.MCP_PAGE_SIZE, conformance: env.MCP_CONFORMANCE });
+    createMcpServer(deps, {
+      pageSize: env.MCP_PAGE_SIZE,
+      conformance: env.MCP_CONFORMANCE,
+      ...(telemetry && { telemetry }),
+    });
 
   // Each mode imports only its own transport: stdio never loads express, HTTP never the stdio reader.
   if (values.stdio) {
@@ -61,6 +70,7 @@ async function main(): Promise<void> {
     const stop = async () => {
       await handle.close();
       await deps.tasks.close();
+      await telemetry?.shutdown();
       process.exit(0);
     };
     process.once('SIGINT', stop);
@@ -120,6 +130,8 @@ async function main(): Promise<void> {
     httpServer.closeAllConnections();
     await workshop.close();
     await deps.tasks.close();
+    // The last spans and metrics are sent before the process goes.
+    await telemetry?.shutdown();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));

@@ -8,9 +8,15 @@ import pino from 'pino';
 export type Logger = pino.Logger;
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
-/** A logger that writes JSON lines to file descriptor 2 (stderr). */
-export function createLogger(level: LogLevel = 'info'): Logger {
-  return pino({ level, base: { service: 'mcp-server' } }, pino.destination({ fd: 2, sync: true }));
+/**
+ * A logger that writes JSON lines to file descriptor 2 (stderr). With telemetry on, `fields` adds
+ * the active span's `trace_id` and `span_id` to each line, so a log line leads to its trace.
+ */
+export function createLogger(level: LogLevel = 'info', fields?: () => Record<string, string>): Logger {
+  return pino(
+    { level, base: { service: 'mcp-server' }, ...(fields && { mixin: fields }) },
+    pino.destination({ fd: 2, sync: true }),
+  );
 }
 
 /** A logger that drops everything, for tests that don't look at logs. */

@@ -10,6 +10,7 @@ import { registerConformanceFixtures } from './conformance/index.js';
 import { DEFAULT_PAGE_SIZE, paginateList } from './pagination.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerResources } from './resources/index.js';
+import type { ServerTelemetry } from './telemetry/types.js';
 import type { ToolDeps } from './tools/deps.js';
 import { tools } from './tools/index.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
@@ -27,6 +28,8 @@ export interface McpServerOptions {
   pageSize?: number;
   /** Adds the fixtures the official conformance suite calls (MCP_CONFORMANCE=1); never on by default. */
   conformance?: boolean;
+  /** With telemetry on: a span for every request this instance serves (telemetry/start.ts). */
+  telemetry?: ServerTelemetry;
 }
 
 export function createMcpServer(deps: ToolDeps, options: McpServerOptions = {}): McpServer {
@@ -45,5 +48,6 @@ export function createMcpServer(deps: ToolDeps, options: McpServerOptions = {}):
   registerPrompts(server, deps, { pageSize });
   if (options.conformance) registerConformanceFixtures(server);
   paginateList(server, 'tools/list', pageSize);
+  options.telemetry?.traceServer(server);
   return server;
 }

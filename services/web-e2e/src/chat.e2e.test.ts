@@ -4,27 +4,18 @@
  * step go to artifacts/; with UPDATE_SCREENSHOTS=1 the two curated ones go to doc/images/.
  */
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './axe.js';
+import { ask, WAIT, waitIdle } from './page-actions.js';
 import { type Stack, startStack } from './stack.js';
 
-const require = createRequire(import.meta.url);
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 const DOC_IMAGES = fileURLToPath(new URL('../../../doc/images/', import.meta.url));
 /** Every wait is bounded, and shorter than vitest's 20 s test timeout so the locator's own error shows. */
-const WAIT = { timeout: 10_000 };
 const LAPTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-
-interface AxeViolation {
-  id: string;
-  impact?: string | null;
-  help: string;
-  nodes: Array<{ target: unknown[] }>;
-}
 
 let stack: Stack;
 let context: BrowserContext;
@@ -50,27 +41,6 @@ async function openPage(viewport: { width: number; height: number }): Promise<[B
 }
 
 /** Types the question, presses Enter and waits until the answer is complete and the form is free. */
-async function ask(target: Page, question: string): Promise<void> {
-  const before = await target.locator('[data-testid=turn]').count();
-  await target.fill('#message', question);
-  await target.press('#message', 'Enter');
-  await target.locator('[data-testid=turn]').nth(before).waitFor(WAIT);
-  await waitIdle(target);
-}
-
-async function waitIdle(target: Page): Promise<void> {
-  await target.waitForFunction(
-    () => {
-      const send = document.querySelector<HTMLButtonElement>('#send');
-      return (
-        send !== null && !send.disabled && document.querySelectorAll('[data-state=running]').length === 0
-      );
-    },
-    undefined,
-    WAIT,
-  );
-}
-
 function lastTurn(target: Page) {
   return target.locator('[data-testid=turn]').last();
 }
@@ -80,21 +50,6 @@ async function horizontalOverflow(target: Page): Promise<{ scrollWidth: number; 
     scrollWidth: document.documentElement.scrollWidth,
     innerWidth: window.innerWidth,
   }));
-}
-
-async function seriousAxeViolations(target: Page): Promise<AxeViolation[]> {
-  await target.addScriptTag({ path: AXE_PATH });
-  const violations = await target.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  for (const v of serious) {
-    console.error(
-      `axe ${v.impact}: ${v.id} — ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-    );
-  }
-  return serious;
 }
 
 describe('chat page in Chromium', () => {
@@ -134,6 +89,8 @@ describe('chat page in Chromium', () => {
     await sent.waitFor({ state: 'visible', ...WAIT });
     await expect(sent.textContent()).resolves.toContain('temperatureC');
     await expect(structured.isHidden()).resolves.toBe(true);
+    // Telemetry is off in this stack, so the turn names no trace (trace.e2e.test.ts turns it on).
+    await expect(turn.locator('[data-testid=turn-trace]').count()).resolves.toBe(0);
     await shot(page, '02-weather-oslo', 'chat-laptop.png');
   });
 

@@ -23,12 +23,12 @@ import { startDemoModel } from '@mcp-workshop/demo-model';
 import { type LocalServer, startLocalServer } from '@mcp-workshop/mcp-server';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WAIT, waitIdle } from './page-actions.js';
 import { agentEnvFor, assertChromium, CHROMIUM_PATH } from './stack.js';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 /** Every wait is bounded, and shorter than vitest's 20 s test timeout so the locator's own error shows. */
-const WAIT = { timeout: 10_000 };
 
 let origin: string;
 let server: LocalServer;
@@ -83,19 +83,6 @@ async function startElicitationStack(): Promise<void> {
 
 function lastTurn(target: Page) {
   return target.locator('[data-testid=turn]').last();
-}
-
-async function waitIdle(target: Page): Promise<void> {
-  await target.waitForFunction(
-    () => {
-      const send = document.querySelector<HTMLButtonElement>('#send');
-      return (
-        send !== null && !send.disabled && document.querySelectorAll('[data-state=running]').length === 0
-      );
-    },
-    undefined,
-    WAIT,
-  );
 }
 
 /** Types the question and presses Enter; returns at once, so a test can answer a form mid-turn. */

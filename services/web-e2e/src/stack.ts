@@ -3,7 +3,7 @@
  * The whole chat stack in-process, as a browser test needs it: the workshop MCP server on a temp
  * data dir, the offline demo model, the agent (reaching both over HTTP, as in production), its
  * HTTP app (which serves the chat page at `/`) on 127.0.0.1, and the system Chromium driven by
- * playwright-core. Nothing is downloaded.
+ * playwright-core. Nothing is downloaded. Extra agent settings (`agentEnv`) turn on e.g. telemetry.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -45,15 +45,24 @@ export interface StackOptions {
    * (`test_image_content` returns a PNG). Off by default, so the default tool list is the real one.
    */
   server?: LocalServerOptions['server'];
+  /**
+   * More agent settings, checked by its env.ts like any other, e.g. `OTEL_EXPORTER_OTLP_ENDPOINT`
+   * (telemetry on) and `TRACE_VIEWER_URL` (the page links each turn's trace).
+   */
+  agentEnv?: Record<string, string>;
 }
 
-/** The agent's settings for a test stack: this server, this demo model, no key, whatever the shell says. */
-export function agentEnvFor(mcpUrl: string, demoModelUrl: string) {
+/**
+ * The agent's settings for a test stack: this server, this demo model, no key whatever the shell
+ * says, then `extra`.
+ */
+export function agentEnvFor(mcpUrl: string, demoModelUrl: string, extra: Record<string, string> = {}) {
   return loadAgentEnv({
     MCP_SERVER_URL: mcpUrl,
     DEMO_MODEL_URL: demoModelUrl,
     OPENAI_API_KEY: '',
     OPENAI_BASE_URL: '',
+    ...extra,
   });
 }
 
@@ -71,7 +80,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
     const demoModel = await startDemoModel();
     closers.push(() => demoModel.close());
-    const env = agentEnvFor(server.mcpUrl, demoModel.url);
+    const env = agentEnvFor(server.mcpUrl, demoModel.url, options.agentEnv);
     const logger = createSilentLogger();
     const runtime = await startRuntime({ env, logger, onInput: declineInput, connectAttempts: 1 });
     closers.push(() => runtime.close());
@@ -81,6 +90,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       hub: runtime.hub,
       model: runtime.model.description,
       logger,
+      traceViewerUrl: env.TRACE_VIEWER_URL,
     });
     const http = await new Promise<Server>((resolve, reject) => {
       const listening = app.listen(0, '127.0.0.1', () => resolve(listening));

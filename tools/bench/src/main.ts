@@ -15,6 +15,7 @@ import { measureColdStart } from './cold-start.js';
 import { measureHeapOverCalls, measureIdleSessions } from './memory.js';
 import { type Goal, printReport } from './report.js';
 import { measureScale } from './scale.js';
+import { measureTelemetry } from './telemetry.js';
 import { measureThroughput } from './throughput.js';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -50,7 +51,7 @@ const PLANS = {
   },
 };
 
-const SECTIONS = ['throughput', 'cold-start', 'memory', 'agent', 'scale'] as const;
+const SECTIONS = ['throughput', 'cold-start', 'memory', 'agent', 'scale', 'telemetry'] as const;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -83,6 +84,16 @@ async function main(): Promise<number> {
           roundSeconds: plan.roundSeconds,
           addsPerRound: plan.scaleAdds,
           listedTasks: plan.scaleListed,
+        })
+      : undefined,
+    telemetry: only.has('telemetry')
+      ? await measureTelemetry({
+          connections: plan.connections,
+          rounds: plan.rounds,
+          roundSeconds: plan.roundSeconds,
+          coldStarts: plan.coldStarts,
+          // The same counted add_task rounds as the scale section, each on a fresh database.
+          addsPerRound: plan.scaleAdds,
         })
       : undefined,
   };

@@ -7,6 +7,7 @@ import type { AgentOverhead } from './agent-overhead.js';
 import type { ColdStartRow } from './cold-start.js';
 import type { HeapRow, SessionMemoryRow } from './memory.js';
 import { LB_TOOL, type ScaleReport } from './scale.js';
+import { SPANS_PER_CALL, type TelemetryModeRow, type TelemetryReport, type Workload } from './telemetry.js';
 import type { ThroughputRow } from './throughput.js';
 
 export interface Report {
@@ -17,6 +18,7 @@ export interface Report {
   agent?: AgentOverhead;
   askMs?: number;
   scale?: ScaleReport;
+  telemetry?: TelemetryReport;
 }
 
 export interface Goal {
@@ -163,6 +165,7 @@ export function printReport(
   }
 
   if (report.scale) printScale(report.scale, plan, goal);
+  if (report.telemetry) printTelemetry(report.telemetry, plan, goal);
 
   console.log('\n## Goals\n');
   for (const g of goals)
@@ -261,6 +264,164 @@ function printScale(
       'HAProxy → 3 replicas: every replica served 2026-07-28 requests',
       three.perReplica.every((count) => count > 0),
       'correctness',
+    );
+  }
+}
+
+/** Spans the receiver should have got from a mode that exports them: every call × its spans. */
+function expectedSpans(row: TelemetryModeRow): number {
+  if (row.exports !== 'spans and metrics') return 0;
+  return (Object.keys(SPANS_PER_CALL) as Workload[]).reduce(
+    (sum, workload) => sum + row.calls[workload] * SPANS_PER_CALL[workload],
+    0,
+  );
+}
+
+/** The cost of OpenTelemetry: each mode against `off`, and what the OTLP receiver got from each. */
+function printTelemetry(
+  telemetry: TelemetryReport,
+  plan: { connections: number; rounds: number; roundSeconds: number },
+  goal: (text: string, met: boolean, kind?: Goal['kind']) => void,
+) {
+  const rows = telemetry.modes;
+  const off = rows.find((r) => r.id === 'off');
+  const ratio = (value: number, base: number | undefined, digits = 2) =>
+    base === undefined ? '' : fixed(value / Math.max(1, base), digits);
+  console.log('\n## Telemetry: what OpenTelemetry costs this server (2026-07-28 tools/call)\n');
+  console.log(
+    `One server process per mode and round, each with a fresh DATA_DIR (${telemetry.dataDir === 'tmpfs' ? 'on tmpfs, so no fsync noise' : 'on disk'}), the modes taking turns; ` +
+      `${plan.connections} connections, median of ${plan.rounds} rounds: get_time for ${plan.roundSeconds} s, ` +
+      `then add_task (one database span) ${telemetry.addsPerRound} requests after ${telemetry.addWarmUp} warm-up. ` +
+      `On, spans go through the batch span processor and metrics every ${telemetry.metricIntervalMs / 1000} s, ` +
+      'over OTLP/HTTP protobuf to a receiver in its own process that decodes every batch. The receiver shares ' +
+      `this machine's ${telemetry.cores} cores with the server and the load generator.\n`,
+  );
+  const load = (r: TelemetryModeRow, workload: Workload) => {
+    const row = r.load[workload];
+    const base = off?.load[workload];
+    return [
+      fixed(row.requestsPerSecond),
+      ratio(row.requestsPerSecond, base?.requestsPerSecond),
+      fixed(row.p99Ms),
+      ratio(row.p99Ms, base?.p99Ms),
+    ];
+  };
+  console.log(
+    table(
+      [
+        'telemetry',
+        'get_time req/s',
+        '× off',
+        'p99 ms',
+        'p99 ÷ off',
+        'add_task req/s',
+        '× off',
+        'p99 ms',
+        'p99 ÷ off',
+        'errors',
+      ],
+      rows.map((r) => [
+        r.label,
+        ...load(r, 'get_time'),
+        ...load(r, 'add_task'),
+        String(r.load.get_time.errors + r.load.add_task.errors),
+      ]),
+    ),
+  );
+  const on = rows.find((r) => r.id === 'on');
+  if (on && off) {
+    const summary = (workload: Workload) =>
+      `${workload} req/s ${ratio(on.load[workload].requestsPerSecond, off.load[workload].requestsPerSecond)}×, ` +
+      `p99 ${ratio(on.load[workload].p99Ms, off.load[workload].p99Ms)}×`;
+    console.log(`\non ÷ off: ${summary('get_time')}; ${summary('add_task')}`);
+  }
+
+  console.log(
+    `\n### Cold start (spawn to the first 200 from /health, median of ${telemetry.coldStarts}) and memory ` +
+      '(after the load, after forced GCs, median of the rounds)\n',
+  );
+  console.log(
+    table(
+      ['telemetry', 'cold start ms', '× off', 'RSS MB', '× off', 'heap MB', '× off'],
+      rows.map((r) => [
+        r.label,
+        fixed(r.coldStartMs),
+        ratio(r.coldStartMs, off?.coldStartMs),
+        fixed(r.rssMb, 1),
+        ratio(r.rssMb, off?.rssMb),
+        fixed(r.heapMb, 1),
+        ratio(r.heapMb, off?.heapMb),
+      ]),
+    ),
+  );
+
+  console.log(
+    '\n### What the OTLP receiver got, cold starts and rounds together ' +
+      `(expected: ${SPANS_PER_CALL.get_time} span per get_time call, ${SPANS_PER_CALL.add_task} per add_task call)\n`,
+  );
+  console.log(
+    table(
+      [
+        'telemetry',
+        'POST /v1/traces',
+        'POST /v1/metrics',
+        'metric points',
+        'spans',
+        'calls answered',
+        'spans ÷ expected',
+      ],
+      rows.map((r) => {
+        const expected = expectedSpans(r);
+        return [
+          r.label,
+          String(r.received.requests['/v1/traces'] ?? 0),
+          String(r.received.requests['/v1/metrics'] ?? 0),
+          String(r.received.metricPoints),
+          String(r.received.spans),
+          String(r.calls.get_time + r.calls.add_task),
+          expected > 0 ? fixed(r.received.spans / expected, 3) : '',
+        ];
+      }),
+    ),
+  );
+  if (on) {
+    const names = Object.entries(on.received.spansByName)
+      .sort(([, a], [, b]) => b - a)
+      .map(([name, count]) => `${name} ${count}`);
+    console.log(`\nspans by name, ${on.label}: ${names.join(', ') || 'none'}`);
+  }
+
+  for (const r of rows) {
+    for (const workload of ['get_time', 'add_task'] as const)
+      goal(`telemetry ${r.label}, ${workload}: 0 errors`, r.load[workload].errors === 0, 'correctness');
+    const posts = Object.values(r.received.requests).reduce((sum, count) => sum + count, 0);
+    if (r.exports === 'nothing') {
+      goal(`telemetry ${r.label}: the OTLP receiver got nothing`, posts === 0, 'correctness');
+      continue;
+    }
+    goal(
+      `telemetry ${r.label}: the receiver took every batch (${r.received.rejected} refused)`,
+      r.received.rejected === 0,
+      'correctness',
+    );
+    if (r.exports === 'metrics') {
+      goal(
+        `telemetry ${r.label}: metrics exported (${r.received.metricPoints} points), no span (${r.received.spans})`,
+        r.received.metricPoints > 0 && r.received.spans === 0,
+        'correctness',
+      );
+      continue;
+    }
+    const expected = expectedSpans(r);
+    goal(
+      `telemetry ${r.label}: spans (${r.received.spans}) and metrics (${r.received.metricPoints} points) exported`,
+      r.received.spans > 0 && r.received.metricPoints > 0,
+      'correctness',
+    );
+    // Under load the batch span processor drops spans once its queue is full; reported, never enforced.
+    goal(
+      `telemetry ${r.label}: ≥ 99 % of the expected spans arrived (${r.received.spans} of ${expected})`,
+      r.received.spans >= 0.99 * expected,
     );
   }
 }

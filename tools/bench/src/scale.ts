@@ -20,7 +20,14 @@ import {
 } from '@mcp-workshop/test-infra';
 import { type LoadResult, median, runLoad, verifyCall } from './load.js';
 import { readAnswer } from './rpc.js';
-import { freePort, modernToolCall, type PreparedCall, spawnServer, stopChild } from './targets.js';
+import {
+  freePort,
+  modernToolCall,
+  type PreparedCall,
+  spawnServer,
+  stopChild,
+  waitHealthy,
+} from './targets.js';
 
 export interface ScaleOptions {
   connections: number;
@@ -40,7 +47,7 @@ export interface ScaleOptions {
 export type Adapter = 'sqlite-tmpfs' | 'sqlite-disk' | 'postgres';
 
 /** Linux's RAM-backed folder; without it (macOS) only the on-disk SQLite run is made. */
-const TMPFS = '/dev/shm';
+export const TMPFS = '/dev/shm';
 
 export function storageAdapters(): Adapter[] {
   return existsSync(TMPFS) ? ['sqlite-disk', 'postgres', 'sqlite-tmpfs'] : ['sqlite-disk', 'postgres'];
@@ -297,31 +304,15 @@ async function startServer(name: string, env: Record<string, string>): Promise<S
   };
   const base = `http://127.0.0.1:${port}`;
   try {
-    await waitReady(`${base}/health/ready`, name, () => spawned.child.exitCode !== null, spawned.stderr);
+    // Readiness: the task database answers and migrations are done.
+    await waitHealthy(`${base}/health/ready`, name, () => spawned.child.exitCode !== null, spawned.stderr, {
+      timeoutMs: READY_TIMEOUT_MS,
+    });
   } catch (error) {
     await stop();
     throw error;
   }
   return { url: `${base}/mcp`, port, stderr: spawned.stderr, stop };
-}
-
-/** Polls readiness (the task database answers, migrations done) until 200, bounded in time. */
-async function waitReady(url: string, name: string, exited: () => boolean, stderr: () => string) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  let last = 'no answer';
-  while (Date.now() < deadline) {
-    if (exited()) throw new Error(`${name} exited before it was ready: ${stderr()}`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      last = `HTTP ${response.status}`;
-      await response.text();
-      if (response.status === 200) return;
-    } catch (error) {
-      last = (error as Error).message;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`${name} was not ready at ${url} within ${READY_TIMEOUT_MS} ms (${last}): ${stderr()}`);
 }
 
 /** `count` tasks, one request after the other, each checked. */

@@ -241,15 +241,57 @@ export async function waitReady(
   throw new Error(`${kind} did not answer within ${READY_TIMEOUT_MS} ms: ${stderr()}`);
 }
 
-function readHeap(child: ChildProcess): Promise<number> {
+/** What the preloaded heap probe reports after two forced GCs, in bytes. */
+export interface ProbedMemory {
+  heapUsed: number;
+  rss: number;
+}
+
+/** Asks a target spawned by `spawnServer` for its heap and RSS (after forced GCs). */
+export function readMemory(child: ChildProcess): Promise<ProbedMemory> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the heap probe did not answer')), 10_000);
-    child.once('message', (message: { heapUsed: number }) => {
+    child.once('message', (message: ProbedMemory) => {
       clearTimeout(timer);
-      resolve(message.heapUsed);
+      resolve(message);
     });
     child.send('heap');
   });
+}
+
+function readHeap(child: ChildProcess): Promise<number> {
+  return readMemory(child).then((memory) => memory.heapUsed);
+}
+
+export interface WaitHealthyOptions {
+  timeoutMs: number;
+  /** Between polls; small where the wait itself is what is measured (cold start). */
+  pollMs?: number;
+}
+
+/** Polls a GET endpoint (`/health`, `/health/ready`) until it answers 200, bounded in time. */
+export async function waitHealthy(
+  url: string,
+  name: string,
+  exited: () => boolean,
+  stderr: () => string,
+  { timeoutMs, pollMs = 25 }: WaitHealthyOptions,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (exited()) throw new Error(`${name} exited before it was ready: ${stderr()}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      last = `HTTP ${response.status}`;
+      await response.text();
+      if (response.status === 200) return;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+  throw new Error(`${name} was not ready at ${url} within ${timeoutMs} ms (${last}): ${stderr()}`);
 }
 
 export { freePort, stopChild };

@@ -6,6 +6,23 @@
 export { freePort } from './free-port.js';
 export type { HaproxyBackend, RunningHaproxy, StartHaproxyOptions } from './haproxy.js';
 export { HAPROXY_CONFIG_PATH, loopbackConfig, startHaproxy } from './haproxy.js';
+export type {
+  AttributeValue,
+  Encoding,
+  ReceivedMetric,
+  ReceivedMetricPoint,
+  ReceivedSpan,
+  SpanKindName,
+  StatusCodeName,
+} from './otlp-proto.js';
+export type {
+  FormatTraceOptions,
+  OtlpReceiver,
+  ReceivedRequest,
+  StartOtlpReceiverOptions,
+  WaitOptions,
+} from './otlp-receiver.js';
+export { startOtlpReceiver } from './otlp-receiver.js';
 export type { PostgresCluster, PostgresOptions } from './postgres.js';
 export { startPostgres } from './postgres.js';
 export type { SseStream } from './sse.js';

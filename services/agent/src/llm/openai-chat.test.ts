@@ -32,13 +32,14 @@ function chunk(
 describe('toChatParams', () => {
   it('streams, and offers tools with tool_choice auto only when there are functions', () => {
     const messages = [{ role: 'user' as const, content: 'Hi' }];
-    expect(toChatParams('m', { messages, functions: [] })).toEqual({ model: 'm', messages, stream: true });
+    const streaming = { stream: true, stream_options: { include_usage: true } };
+    expect(toChatParams('m', { messages, functions: [] })).toEqual({ model: 'm', messages, ...streaming });
     expect(
       toChatParams('m', { messages, functions: [weather, { ...weather, name: 'loose', strict: false }] }),
     ).toEqual({
       model: 'm',
       messages,
-      stream: true,
+      ...streaming,
       tool_choice: 'auto',
       tools: [
         { type: 'function', function: { ...weather } },
@@ -60,7 +61,38 @@ describe('applyChatChunk', () => {
     expect(applyChatChunk(state, chunk({ content: 'Hel' }))).toBe('Hel');
     expect(applyChatChunk(state, chunk({ content: 'lo' }))).toBe('lo');
     expect(applyChatChunk(state, chunk({}, 'stop'))).toBe('');
-    expect(finishChatTurn(state)).toEqual({ text: 'Hello', toolCalls: [] });
+    expect(finishChatTurn(state)).toEqual({
+      text: 'Hello',
+      toolCalls: [],
+      report: { responseId: 'chatcmpl-1', responseModel: 'm', finishReason: 'stop' },
+    });
+  });
+
+  it('reports the usage chunk that include_usage asks for, and keeps the last finish reason', () => {
+    const state = createChatTurnState();
+    applyChatChunk(state, chunk({ content: 'Hi' }, 'stop'));
+    applyChatChunk(state, {
+      ...chunk({}),
+      choices: [],
+      usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 },
+    });
+    expect(finishChatTurn(state).report).toEqual({
+      responseId: 'chatcmpl-1',
+      responseModel: 'm',
+      finishReason: 'stop',
+      inputTokens: 42,
+      outputTokens: 7,
+    });
+  });
+
+  it('ignores a usage chunk whose counts are not whole numbers', () => {
+    const state = createChatTurnState();
+    applyChatChunk(state, {
+      ...chunk({}),
+      choices: [],
+      usage: { prompt_tokens: -0.5, completion_tokens: Number.NaN, total_tokens: 0 },
+    });
+    expect(finishChatTurn(state).report).not.toHaveProperty('inputTokens');
   });
 
   it('assembles tool calls split across chunks, by index', () => {
@@ -88,6 +120,7 @@ describe('applyChatChunk', () => {
         { id: 'call_a', name: 'get_weather', arguments: '{"location":"Oslo"}' },
         { id: 'call_b', name: 'get_time', arguments: '{"tz":"UTC"}' },
       ],
+      report: { responseId: 'chatcmpl-1', responseModel: 'm', finishReason: 'tool_calls' },
     });
   });
 

@@ -11,7 +11,14 @@ import type {
   ChatCompletionFunctionTool,
 } from 'openai/resources/chat/completions';
 import { type OpenAIProviderOptions, readModelStream } from './model-stream.js';
-import type { FunctionSpec, ModelProvider, ModelRequest, ModelToolCall, ModelTurn } from './provider.js';
+import type {
+  FunctionSpec,
+  ModelProvider,
+  ModelReport,
+  ModelRequest,
+  ModelToolCall,
+  ModelTurn,
+} from './provider.js';
 
 /** A provider that streams each turn from `POST {baseURL}/chat/completions`. */
 export function createChatProvider(options: OpenAIProviderOptions): ModelProvider {
@@ -36,9 +43,17 @@ export function createChatProvider(options: OpenAIProviderOptions): ModelProvide
   };
 }
 
-/** The request body: streaming, and tools only when there are any (some servers reject `tools: []`). */
+/**
+ * The request body: streaming, with a last chunk that reports token usage (OpenAI, Ollama, LM Studio
+ * and the demo model all send it), and tools only when there are any (some servers reject `tools: []`).
+ */
 export function toChatParams(model: string, request: ModelRequest): ChatCompletionCreateParamsStreaming {
-  const params: ChatCompletionCreateParamsStreaming = { model, messages: request.messages, stream: true };
+  const params: ChatCompletionCreateParamsStreaming = {
+    model,
+    messages: request.messages,
+    stream: true,
+    stream_options: { include_usage: true },
+  };
   if (request.functions.length > 0) {
     params.tools = toChatTools(request.functions);
     params.tool_choice = 'auto';
@@ -72,10 +87,24 @@ export interface ChatTurnState {
   calls: Map<number, PartialCall>;
   /** Characters received so far (text, names, arguments), for the size bound. */
   size: number;
+  report: ModelReport;
 }
 
 export function createChatTurnState(): ChatTurnState {
-  return { text: '', calls: new Map(), size: 0 };
+  return { text: '', calls: new Map(), size: 0, report: {} };
+}
+
+/** Ids, model, finish reason and the usage chunk, kept for the turn's `chat` span. */
+function noteReport(report: ModelReport, chunk: ChatCompletionChunk): void {
+  if (typeof chunk.id === 'string' && chunk.id) report.responseId = chunk.id;
+  if (typeof chunk.model === 'string' && chunk.model) report.responseModel = chunk.model;
+  const reason = chunk.choices?.[0]?.finish_reason;
+  if (typeof reason === 'string') report.finishReason = reason;
+  const usage = chunk.usage;
+  if (usage && Number.isInteger(usage.prompt_tokens) && Number.isInteger(usage.completion_tokens)) {
+    report.inputTokens = usage.prompt_tokens;
+    report.outputTokens = usage.completion_tokens;
+  }
 }
 
 /**
@@ -83,6 +112,7 @@ export function createChatTurnState(): ChatTurnState {
  * never asks for more). A call's `id` and `name` arrive whole, usually once; `arguments` arrive in pieces.
  */
 export function applyChatChunk(state: ChatTurnState, chunk: ChatCompletionChunk): string {
+  noteReport(state.report, chunk);
   const delta = chunk.choices?.find((choice) => choice.index === 0)?.delta ?? chunk.choices?.[0]?.delta;
   if (!delta) return '';
   const text = (delta.content ?? '') + (delta.refusal ?? '');
@@ -113,7 +143,7 @@ export function finishChatTurn(state: ChatTurnState, newCallId: () => string = d
     .map(([, call]) => call)
     .filter((call) => call.name !== '' || call.arguments !== '')
     .map((call) => ({ id: call.id || newCallId(), name: call.name, arguments: call.arguments }));
-  return { text: state.text, toolCalls };
+  return { text: state.text, toolCalls, report: state.report };
 }
 
 /** Some local servers omit ids, but the reply to a call must name one. */

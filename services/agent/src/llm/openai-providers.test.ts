@@ -183,11 +183,20 @@ describe('createChatProvider over HTTP', () => {
     });
     const messages = [{ role: 'user' as const, content: 'Say hello' }];
     const { turn, deltas } = await completeCollecting(provider, { messages, functions: [] });
-    expect(turn).toEqual({ text: 'Hello, world', toolCalls: [] });
+    expect(turn).toEqual({
+      text: 'Hello, world',
+      toolCalls: [],
+      report: { responseId: 'chatcmpl-1', responseModel: 'scripted', finishReason: 'stop' },
+    });
     expect(deltas).toEqual(['Hello', ', world']);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]?.headers.authorization).toBe('Bearer test-key');
-    expect(server.requests[0]?.body).toEqual({ model: 'scripted', messages, stream: true });
+    expect(server.requests[0]?.body).toEqual({
+      model: 'scripted',
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
   });
 
   it('sends tools with explicit strict and assembles tool calls split across chunks', async () => {
@@ -533,6 +542,7 @@ describe('createResponsesProvider over HTTP', () => {
     expect(turn).toEqual({
       text: 'Checking Oslo.',
       toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: args }],
+      report: { responseId: 'resp_1', responseModel: 'scripted', finishReason: 'completed' },
     });
     const body = server.requests[0]?.body as Record<string, unknown>;
     expect(body).toMatchObject({

@@ -186,6 +186,7 @@ describe('applyResponsesEvent', () => {
     expect(finishResponsesTurn(state)).toEqual({
       text: 'Hello',
       toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"location":"Oslo"}' }],
+      report: { responseId: 'resp_1', responseModel: 'm', finishReason: 'completed' },
     });
   });
 

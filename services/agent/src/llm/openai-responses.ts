@@ -17,6 +17,7 @@ import type {
   ChatMessage,
   FunctionSpec,
   ModelProvider,
+  ModelReport,
   ModelRequest,
   ModelToolCall,
   ModelTurn,
@@ -165,6 +166,8 @@ export interface ResponsesTurnState {
   size: number;
   /** Set when the stream reports that the response failed; the provider turns it into an error. */
   failure?: string;
+  /** Id, model, status and usage of the final response, for the turn's `chat` span. */
+  report?: ModelReport;
 }
 
 export function createResponsesTurnState(): ResponsesTurnState {
@@ -201,11 +204,24 @@ export function applyResponsesEvent(state: ResponsesTurnState, event: ResponseSt
 }
 
 export function finishResponsesTurn(state: ResponsesTurnState): ModelTurn {
-  return { text: state.text, toolCalls: state.calls.map((call) => ({ ...call })) };
+  return {
+    text: state.text,
+    toolCalls: state.calls.map((call) => ({ ...call })),
+    ...(state.report && { report: state.report }),
+  };
 }
 
-/** The final response: calls not seen yet, and its text when no delta carried any. */
+/** The final response: calls not seen yet, its text when no delta carried any, and its report. */
 function absorbFinalResponse(state: ResponsesTurnState, response: Response): string {
+  state.report = {
+    ...(response.id && { responseId: response.id }),
+    ...(response.model && { responseModel: response.model }),
+    ...(response.status && { finishReason: response.status }),
+    ...(response.usage && {
+      inputTokens: response.usage.input_tokens,
+      outputTokens: response.usage.output_tokens,
+    }),
+  };
   let text = '';
   for (const item of response.output ?? []) {
     if (item.type === 'function_call') addCall(state, item);

@@ -29,6 +29,19 @@ export interface ModelToolCall {
 export interface ModelTurn {
   text: string;
   toolCalls: ModelToolCall[];
+  /** What the endpoint said about the turn, where it said it; the `chat` span records it. */
+  report?: ModelReport;
+}
+
+/** The endpoint's own account of a turn: each field only when the stream carried it. */
+export interface ModelReport {
+  responseId?: string;
+  /** The model that answered, which may be more precise than the one asked for. */
+  responseModel?: string;
+  /** `stop`, `tool_calls`, `length`… (Chat Completions), or the Responses API's status. */
+  finishReason?: string;
+  inputTokens?: number;
+  outputTokens?: number;
 }
 
 export interface ModelRequest {

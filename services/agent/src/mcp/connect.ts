@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Logger } from 'pino';
+import type { McpClientTracing } from '../telemetry/types.js';
 import type {
   DiscoveredTool,
   InputAnswer,
@@ -108,6 +109,8 @@ export interface ConnectOptions {
    * authorization code with PKCE). Without it the link goes to the logger at warn level.
    */
   onSignIn?: (event: { server: string; url: string }) => void;
+  /** With telemetry on: a client span per request, and its context in each request's `_meta`. */
+  tracing?: McpClientTracing;
   /** How long to wait for the person to sign in; defaults to {@link SIGN_IN_TIMEOUT_MS}. */
   signInTimeoutMs?: number;
   /**
@@ -218,6 +221,7 @@ async function connectOnce(
     },
   });
   client.onerror = (error) => logger.debug({ server: spec.name, err: error }, 'MCP client error');
+  options.tracing?.traceClient(client, spec);
 
   // In the 2026-07-28 era the SDK answers `input_required` results through this same handler.
   client.setRequestHandler('elicitation/create', async (request): Promise<ElicitResult> => {
@@ -252,7 +256,8 @@ async function connectOnce(
     else logger.debug({ server: spec.name, ...message }, 'MCP server log');
   });
 
-  const transport = createTransport(spec, logger, stderrTail, person?.provider);
+  const created = createTransport(spec, logger, stderrTail, person?.provider);
+  const transport = options.tracing ? options.tracing.traceTransport(created) : created;
   try {
     await client.connect(transport, {
       timeout: CONNECT_TIMEOUT_MS[spec.transport],

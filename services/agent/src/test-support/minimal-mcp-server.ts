@@ -2,8 +2,9 @@
  * @module test-support/minimal-mcp-server
  * A second, deliberately small MCP server for the agent's contract tests: the official `McpServer`
  * served over Streamable HTTP on 127.0.0.1, with hand-written results (none of the workshop's
- * builders), so the tests prove the agent works with any server, not only ours. It counts calls
- * and records when each started and ended. Partner: `contract.test.ts`.
+ * builders), so the tests prove the agent works with any server, not only ours. It counts calls,
+ * records when each started and ended, and keeps each request's `_meta` as it came off the wire.
+ * Partners: `contract.test.ts`, `telemetry/telemetry.test.ts`.
  */
 import {
   type CallToolResult,
@@ -29,6 +30,9 @@ export const DOTTED_TOOL = 'weather.forecast.daily';
 /** `sleep` gives up after this, so a broken test cannot keep the server busy. */
 const MAX_SLEEP_MS = 10_000;
 
+/** Requests kept for inspection; a test that sends more than this has a bug, not a use for them. */
+const MAX_RECORDED_REQUESTS = 1_000;
+
 /** One `tools/call` the server received. Times are `performance.now()` in this process. */
 export interface RecordedCall {
   tool: string;
@@ -39,11 +43,20 @@ export interface RecordedCall {
   aborted?: boolean;
 }
 
+/** One JSON-RPC request as it arrived, before the SDK read it. */
+export interface RecordedRequest {
+  method: string;
+  /** `params._meta` exactly as sent; undefined when the request had none. */
+  meta?: Record<string, unknown>;
+}
+
 export interface MinimalMcpServer {
   /** e.g. http://127.0.0.1:41234/mcp */
   url: string;
   /** Every call, in arrival order. */
   readonly calls: RecordedCall[];
+  /** Every JSON-RPC request (not notification) POSTed to it, in arrival order. */
+  readonly requests: RecordedRequest[];
   /** How many calls reached the server, optionally of one tool. */
   callCount(tool?: string): number;
   /** Adds a tool (answering `added <name>`) and announces it with `notifications/tools/list_changed`. */
@@ -185,10 +198,17 @@ export async function startMinimalMcpServer(): Promise<MinimalMcpServer> {
   };
 
   const handler = createMcpHandler(buildServer);
-  const served = await serveFetch((request) => handler.fetch(request));
+  const requests: RecordedRequest[] = [];
+  const served = await serveFetch(async (request) => {
+    if (request.method === 'POST' && requests.length < MAX_RECORDED_REQUESTS) {
+      requests.push(...requestsIn(await request.clone().text()));
+    }
+    return handler.fetch(request);
+  });
   return {
     url: served.url,
     calls,
+    requests,
     callCount: (tool) => calls.filter((call) => tool === undefined || call.tool === tool).length,
     addTool(name) {
       tools.push({
@@ -203,4 +223,27 @@ export async function startMinimalMcpServer(): Promise<MinimalMcpServer> {
       await served.close();
     },
   };
+}
+
+/** The requests in a POST body (one message or a batch); anything unparsable records nothing. */
+function requestsIn(body: string): RecordedRequest[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+  return messages.flatMap((message) => {
+    const { id, method, params } = (message ?? {}) as {
+      id?: unknown;
+      method?: unknown;
+      params?: { _meta?: unknown };
+    };
+    if (typeof method !== 'string' || id === undefined) return [];
+    const meta = params?._meta;
+    return [
+      { method, ...(typeof meta === 'object' && meta !== null && { meta: meta as Record<string, unknown> }) },
+    ];
+  });
 }

@@ -3,20 +3,22 @@
  * The chat page: sends a message to `POST /api/chat/stream`, streams the answer into the page,
  * and draws each tool call as it starts, progresses and ends. When a tool asks the person for input
  * (`input_request`), it shows a small form in the turn (`input-form.ts`). It polls `GET /api/status`
- * while the agent starts or waits for a person to sign in (`status-view.ts`). Partners: `src/http.ts`,
- * `trace-view.ts`.
+ * while the agent starts or waits for a person to sign in (`status-view.ts`). Under each answer it
+ * names the turn's OpenTelemetry trace, with a link to the trace viewer when one is set
+ * (`trace-link.ts`). Partners: `src/http.ts`, `trace-view.ts`.
  */
 import { el } from './dom.js';
 import { createInputForm, focusInputForm } from './input-form.js';
 import { readEvents } from './sse.js';
 import { describeSignedIn, renderStartupBanner } from './status-view.js';
 import { refreshTools } from './tools-panel.js';
+import { traceLine } from './trace-link.js';
 import { createTraceEntry, serverLogsView, type TraceEntry } from './trace-view.js';
 import type {
   AgentStatus,
+  ChatDone,
   Health,
   InputRequestEvent,
-  ServerLogEntry,
   ToolCallTrace,
   ToolProgress,
   ToolStart,
@@ -46,6 +48,8 @@ const signedInBadge = byId<HTMLSpanElement>('signed-in-badge');
 let conversationId: string | undefined;
 let busy = false;
 let ready = false;
+/** TRACE_VIEWER_URL as `/api/status` relays it: a template with `{traceId}`, or null. */
+let traceViewerUrl: string | null = null;
 
 /** A live region re-announces text set again, even unchanged: set it only when it changes. */
 function setStatus(text: string): void {
@@ -90,6 +94,7 @@ async function pollStatus(): Promise<void> {
     const response = await fetch('./api/status', { cache: 'no-store' });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const current = (await response.json()) as AgentStatus;
+    traceViewerUrl = current.traceViewerUrl ?? null;
     renderStartupBanner(banner, current);
     const who = describeSignedIn(current.signedIn);
     if (signedInBadge.textContent !== who) signedInBadge.textContent = who;
@@ -169,11 +174,13 @@ async function ask(message: string): Promise<void> {
         status.textContent = `${request.server} is asking for your input.`;
         focusInputForm(inputForm);
       } else if (event === 'done') {
-        const done = data as { answer: string; conversationId: string; serverLogs?: ServerLogEntry[] };
+        const done = data as ChatDone;
         conversationId = done.conversationId;
         // The streamed deltas and the final answer should match; trust the final one.
         answer.textContent = done.answer;
         if (done.serverLogs && done.serverLogs.length > 0) turn.append(serverLogsView(done.serverLogs));
+        const trace = traceLine(done.traceId, traceViewerUrl);
+        if (trace) turn.append(trace);
       } else if (event === 'error') throw new Error((data as { message: string }).message);
     }
     status.textContent = '';

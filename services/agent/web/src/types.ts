@@ -75,6 +75,18 @@ export interface AgentStatus {
   model?: Health['model'];
   servers?: Health['servers'];
   error?: string;
+  /** TRACE_VIEWER_URL: a link template holding `{traceId}`, or null when none is set. */
+  traceViewerUrl?: string | null;
+}
+
+/** The stream's last event, `done`: the same body as `POST /api/chat`. */
+export interface ChatDone {
+  answer: string;
+  conversationId: string;
+  toolCalls?: ToolCallTrace[];
+  serverLogs?: ServerLogEntry[];
+  /** The turn's OpenTelemetry trace (32 hex digits); null with telemetry off. Checked before use. */
+  traceId?: string | null;
 }
 
 export interface Tool {

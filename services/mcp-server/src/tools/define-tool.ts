@@ -115,7 +115,10 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
         async (args: unknown, mcp: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
           const context = createToolContext(spec.name, server, deps, mcp);
           try {
-            return await spec.run(args as z.output<Input>, context);
+            const result = await spec.run(args as z.output<Input>, context);
+            // With telemetry on, this line carries the call's trace_id and span_id (logger.ts).
+            deps.logger.debug({ tool: spec.name, isError: result.isError === true }, 'tool call answered');
+            return result;
           } catch (error) {
             if (mcp.mcpReq.signal.aborted) {
               // Cancelled, not broken: the SDK sends no response for a cancelled request, so there

@@ -47,6 +47,8 @@ export function requestModern(
   url: string,
   method: string,
   params: Record<string, unknown> = {},
+  /** More `_meta` keys next to the envelope, e.g. a `traceparent`. */
+  meta: Record<string, unknown> = {},
 ): Promise<Outcome<JsonRpcMessage>> {
   const name = typeof params.name === 'string' ? params.name : undefined;
   return send(url, {
@@ -55,7 +57,7 @@ export function requestModern(
       'mcp-method': method,
       ...(name ? { 'mcp-name': name } : {}),
     },
-    body: { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: ENVELOPE } },
+    body: { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: { ...ENVELOPE, ...meta } } },
   });
 }
 
@@ -64,8 +66,9 @@ export async function callTool(
   url: string,
   name: string,
   args: Record<string, unknown> = {},
+  meta: Record<string, unknown> = {},
 ): Promise<Outcome<ToolResult>> {
-  return toToolResult(await requestModern(url, 'tools/call', { name, arguments: args }));
+  return toToolResult(await requestModern(url, 'tools/call', { name, arguments: args }, meta));
 }
 
 /**

@@ -65,6 +65,8 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       // Every client of the tests comes from 127.0.0.1 (HAProxy included): per-IP limits would throttle the load.
       MCP_RATE_LIMIT_PER_MINUTE: '0',
       MCP_HANDSHAKE_RATE_LIMIT_PER_MINUTE: '0',
+      // Names the replica in its spans when a test turns telemetry on, as compose names mcp-server-1..3.
+      OTEL_RESOURCE_ATTRIBUTES: `service.instance.id=replica-${options.name}`,
       ...options.env,
     },
     // A file, not a pipe: nobody reads a pipe while a test runs, and a full one would block the server.

@@ -1,0 +1,69 @@
+/**
+ * @module telemetry/traced-store
+ * A {@link TaskStore} whose statements are database client spans: every store method runs one
+ * statement (see the adapters), so one span per call is one span per statement. A span says which
+ * database and which operation on which table (`INSERT tasks`), after OpenTelemetry's database
+ * conventions, and nothing else: no statement text, no bound value, no task title.
+ */
+import { type Attributes, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import type { TaskStore } from '../tasks/store.js';
+import type { DatabaseTarget } from './types.js';
+
+const OPERATIONS = {
+  add: 'INSERT',
+  list: 'SELECT',
+  get: 'SELECT',
+  complete: 'UPDATE',
+  delete: 'DELETE',
+} as const satisfies Partial<Record<keyof TaskStore, string>>;
+
+const TABLE = 'tasks';
+
+function targetAttributes(target: DatabaseTarget): Attributes {
+  if (target.system === 'sqlite') return { 'db.system.name': 'sqlite' };
+  return {
+    'db.system.name': 'postgresql',
+    ...(target.database && { 'db.namespace': target.database }),
+    ...(target.address && { 'server.address': target.address }),
+    ...(target.port && target.port !== 5432 && { 'server.port': target.port }),
+  };
+}
+
+/** A SQLSTATE (`08006`) or a Node error code (`ECONNREFUSED`) when the driver gave one, else the error's name. */
+function errorType(error: unknown): string {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code) return code;
+    current = current.cause;
+  }
+  return error instanceof Error ? error.name : '_OTHER';
+}
+
+export function traceTaskStore<S extends TaskStore>(store: S, target: DatabaseTarget, tracer: Tracer): S {
+  const fixed = targetAttributes(target);
+  const traced = { ...store } as S;
+  for (const [method, operation] of Object.entries(OPERATIONS) as [keyof typeof OPERATIONS, string][]) {
+    const run = store[method].bind(store) as (...args: unknown[]) => Promise<unknown>;
+    (traced as Record<string, unknown>)[method] = (...args: unknown[]) =>
+      tracer.startActiveSpan(
+        `${operation} ${TABLE}`,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: { ...fixed, 'db.operation.name': operation, 'db.collection.name': TABLE },
+        },
+        async (span) => {
+          try {
+            return await run(...args);
+          } catch (error) {
+            span.setAttribute('error.type', errorType(error));
+            span.setStatus({ code: SpanStatusCode.ERROR });
+            throw error;
+          } finally {
+            span.end();
+          }
+        },
+      );
+  }
+  return traced;
+}
