@@ -1,9 +1,14 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   ATTR,
+  methodOf,
   outcomeOf,
   PROTOCOL_VERSION_META_KEY,
   requestAttributes,
+  requestIdOf,
+  safeName,
+  sessionIdAttribute,
   spanNameOf,
   TOOL_ERROR,
   targetOf,
@@ -37,10 +42,13 @@ describe('spanNameOf', () => {
     ['a number', 42],
     ['an object', { toString: () => 'get_weather' }],
     ['an array', ['get_weather']],
-    ['an empty string', ''],
     ['nothing', undefined],
   ])('ignores a tool name that is %s', (_, name) => {
     expect(spanNameOf({ method: 'tools/call', params: { name } })).toBe('tools/call');
+  });
+
+  it('calls an empty tool name _OTHER: it is a string, but no name', () => {
+    expect(spanNameOf({ method: 'tools/call', params: { name: '' } })).toBe('tools/call _OTHER');
   });
 
   it('ignores params that are not an object', () => {
@@ -49,9 +57,70 @@ describe('spanNameOf', () => {
     expect(spanNameOf({ method: 'tools/call', params: null })).toBe('tools/call');
   });
 
-  it('cuts an oversized name to 256 characters', () => {
-    const name = 'n'.repeat(10_000);
-    expect(spanNameOf({ method: 'tools/call', params: { name } })).toBe(`tools/call ${'n'.repeat(256)}`);
+  it.each([
+    ['too long', 'n'.repeat(10_000)],
+    ['one character too long', 'n'.repeat(129)],
+    ['spaced', 'get weather'],
+    ['multi-line', 'get_weather\nDROP TABLE'],
+    ['non-ASCII', 'météo'],
+  ])('calls a tool or prompt name that is %s _OTHER', (_, name) => {
+    expect(spanNameOf({ method: 'tools/call', params: { name } })).toBe('tools/call _OTHER');
+    expect(spanNameOf({ method: 'prompts/get', params: { name } })).toBe('prompts/get _OTHER');
+  });
+
+  it('keeps a name of exactly 128 characters', () => {
+    const name = 'n'.repeat(128);
+    expect(spanNameOf({ method: 'tools/call', params: { name } })).toBe(`tools/call ${name}`);
+  });
+
+  it('calls a method that does not look like one _OTHER, also before a tool name', () => {
+    expect(spanNameOf({ method: 'm'.repeat(1_000_000) })).toBe('_OTHER');
+    expect(spanNameOf({ method: 'tools call', params: { name: 'get_weather' } })).toBe('_OTHER');
+  });
+});
+
+describe('safeName', () => {
+  it.each(['tools/call', 'notifications/cancelled', 'get_weather', 'ns.tool:v1-beta', 'n'.repeat(128)])(
+    'keeps %s',
+    (name) => {
+      expect(safeName(name)).toBe(name);
+    },
+  );
+
+  it.each(['', ' ', 'a b', 'n'.repeat(129), 'tool\u0000', 'tool\n', 'naïve', 'a"b', '{}'])(
+    'calls %j _OTHER',
+    (name) => {
+      expect(safeName(name)).toBe('_OTHER');
+    },
+  );
+});
+
+describe('methodOf', () => {
+  it('keeps a method name and calls anything else _OTHER', () => {
+    expect(methodOf({ method: 'resources/read' })).toBe('resources/read');
+    expect(methodOf({ method: 'x'.repeat(129) })).toBe('_OTHER');
+  });
+});
+
+describe('requestIdOf', () => {
+  it('writes a numeric or string id as a string, cut to 128 characters', () => {
+    expect(requestIdOf(7)).toBe('7');
+    expect(requestIdOf('abc')).toBe('abc');
+    expect(requestIdOf('i'.repeat(1_000_000))).toBe('i'.repeat(128));
+  });
+});
+
+describe('sessionIdAttribute', () => {
+  it('is the first 32 hex characters of the sha256 of the session id', () => {
+    const expected = createHash('sha256').update('session-42').digest('hex').slice(0, 32);
+    expect(sessionIdAttribute('session-42')).toBe(expected);
+    expect(sessionIdAttribute('session-42')).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('is stable for one id, differs between ids and never contains the id', () => {
+    expect(sessionIdAttribute('abc')).toBe(sessionIdAttribute('abc'));
+    expect(sessionIdAttribute('abc')).not.toBe(sessionIdAttribute('abd'));
+    expect(sessionIdAttribute('abc')).not.toContain('abc');
   });
 });
 
@@ -71,6 +140,22 @@ describe('targetOf', () => {
 });
 
 describe('requestAttributes', () => {
+  it('records a tool name that does not look like one as _OTHER', () => {
+    expect(requestAttributes({ method: 'tools/call', params: { name: 'get weather now' } })).toEqual({
+      [ATTR.methodName]: 'tools/call',
+      [ATTR.toolName]: '_OTHER',
+      [ATTR.operationName]: 'execute_tool',
+    });
+    expect(requestAttributes({ method: 'prompts/get', params: { name: 'p'.repeat(5000) } })).toEqual({
+      [ATTR.methodName]: 'prompts/get',
+      [ATTR.promptName]: '_OTHER',
+    });
+  });
+
+  it('records a method that does not look like one as _OTHER', () => {
+    expect(requestAttributes({ method: 'm'.repeat(1000) })).toEqual({ [ATTR.methodName]: '_OTHER' });
+  });
+
   it('describes a tool call as a gen_ai tool execution', () => {
     expect(requestAttributes({ method: 'tools/call', params: { name: 'get_weather' } })).toEqual({
       [ATTR.methodName]: 'tools/call',
@@ -136,23 +221,32 @@ describe('outcomeOf', () => {
     expect(outcomeOf({ result: { isError: 'yes' } }, 'client').toolError).toBe(false);
   });
 
-  it('records invalid params on the server without calling it the server error', () => {
+  it('records invalid params on the server with its code, without calling it the server error', () => {
     const outcome = outcomeOf({ error: { code: -32602, message: 'Invalid params' } }, 'server');
-    expect(outcome.attributes).toEqual({ [ATTR.statusCode]: '-32602' });
+    expect(outcome.attributes).toEqual({ [ATTR.statusCode]: '-32602', [ATTR.errorType]: '-32602' });
     expect(outcome.errorMessage).toBeUndefined();
     expect(outcome.toolError).toBe(false);
   });
 
-  it('calls invalid params an error on the client, which sent them', () => {
+  it.each([-32700, -32600, -32601, -32602, -32002])(
+    'leaves the server status unset for %i, which blames the caller, but names the code',
+    (code) => {
+      const outcome = outcomeOf({ error: { code, message: 'caller error' } }, 'server');
+      expect(outcome.attributes).toEqual({ [ATTR.statusCode]: String(code), [ATTR.errorType]: String(code) });
+      expect(outcome.errorMessage).toBeUndefined();
+    },
+  );
+
+  it('calls invalid params an error on the client, which sent them, with a fixed phrase', () => {
     const outcome = outcomeOf({ error: { code: -32602, message: 'Invalid params' } }, 'client');
     expect(outcome.attributes).toEqual({ [ATTR.statusCode]: '-32602', [ATTR.errorType]: '-32602' });
-    expect(outcome.errorMessage).toBe('Invalid params');
+    expect(outcome.errorMessage).toBe('JSON-RPC error -32602');
   });
 
   it.each(['client', 'server'] as const)('calls an internal error an error on the %s side', (side) => {
     const outcome = outcomeOf({ error: { code: -32603, message: 'Internal error' } }, side);
     expect(outcome.attributes).toEqual({ [ATTR.statusCode]: '-32603', [ATTR.errorType]: '-32603' });
-    expect(outcome.errorMessage).toBe('Internal error');
+    expect(outcome.errorMessage).toBe('JSON-RPC error -32603');
   });
 
   it('names an error without a numeric code _OTHER and gives it a message', () => {
@@ -161,8 +255,13 @@ describe('outcomeOf', () => {
     expect(outcome.errorMessage).toBe('JSON-RPC error _OTHER');
   });
 
-  it('cuts a long error message to 500 characters', () => {
-    const outcome = outcomeOf({ error: { code: -32603, message: 'm'.repeat(5000) } }, 'client');
-    expect(outcome.errorMessage).toHaveLength(500);
-  });
+  it.each(['client', 'server'] as const)(
+    "never puts the error's own message, which may quote the request, into the status on the %s side",
+    (side) => {
+      const message = `Unknown tool: ${'secret-'.repeat(1000)}`;
+      const outcome = outcomeOf({ error: { code: -32603, message } }, side);
+      expect(outcome.errorMessage).toBe('JSON-RPC error -32603');
+      expect(JSON.stringify(outcome)).not.toContain('secret-');
+    },
+  );
 });

@@ -6,6 +6,7 @@
  * there are too many of them), and `error.type` is the JSON-RPC code, or `tool_error` for a tool
  * result with `isError: true`, which an HTTP 200 would otherwise hide.
  */
+import { createHash } from 'node:crypto';
 import type { Attributes } from '@opentelemetry/api';
 
 export const ATTR = {
@@ -42,6 +43,11 @@ export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersio
  */
 const CALLER_ERROR_CODES = new Set([-32700, -32600, -32601, -32602, -32002]);
 
+/** Whether a JSON-RPC code says the caller asked for something it can't have (see above). */
+export function blamesCaller(code: number): boolean {
+  return CALLER_ERROR_CODES.has(code);
+}
+
 interface RequestLike {
   method: string;
   params?: unknown;
@@ -57,12 +63,41 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value.slice(0, 256) : undefined;
 }
 
+/**
+ * What a span name and a metric may say of a client-chosen name: the name itself when it looks
+ * like an MCP method, tool or prompt name (the spec allows up to 128 characters of these), else
+ * `_OTHER`. A hostile client must not write megabytes into span names or make up metric series.
+ */
+const NAME_LIKE = /^[\w./:-]{1,128}$/;
+export function safeName(value: string): string {
+  return NAME_LIKE.test(value) ? value : '_OTHER';
+}
+
+/** The request's method as spans and metrics record it. */
+export function methodOf(request: RequestLike): string {
+  return safeName(request.method);
+}
+
+/** A JSON-RPC id as an attribute: ids are the client's choice, so a long one is cut. */
+export function requestIdOf(id: unknown): string {
+  return String(id).slice(0, 128);
+}
+
+/**
+ * `mcp.session.id`, hashed: it still ties a session's spans together, on both sides, but a trace
+ * reader cannot take over the session with it (without sign-in, the id alone is enough).
+ */
+export function sessionIdAttribute(sessionId: string): string {
+  return createHash('sha256').update(sessionId).digest('hex').slice(0, 32);
+}
+
 /** The tool or prompt a request is about, if any: the part of the span name after the method. */
 export function targetOf(request: RequestLike): { tool?: string; prompt?: string; uri?: string } {
   const params = record(request.params);
   if (!params) return {};
-  if (request.method === 'tools/call') return { ...(text(params.name) && { tool: text(params.name) }) };
-  if (request.method === 'prompts/get') return { ...(text(params.name) && { prompt: text(params.name) }) };
+  const name = typeof params.name === 'string' ? safeName(params.name) : undefined;
+  if (request.method === 'tools/call') return name ? { tool: name } : {};
+  if (request.method === 'prompts/get') return name ? { prompt: name } : {};
   const uri = text(params.uri);
   return uri ? { uri } : {};
 }
@@ -71,7 +106,7 @@ export function targetOf(request: RequestLike): { tool?: string; prompt?: string
 export function spanNameOf(request: RequestLike): string {
   const { tool, prompt } = targetOf(request);
   const target = tool ?? prompt;
-  return target ? `${request.method} ${target}` : request.method;
+  return target ? `${methodOf(request)} ${target}` : methodOf(request);
 }
 
 /** The `_meta` object of a request, when it has one. */
@@ -84,7 +119,7 @@ export function requestAttributes(request: RequestLike): Attributes {
   const { tool, prompt, uri } = targetOf(request);
   const version = text(metaOf(request)?.[PROTOCOL_VERSION_META_KEY]);
   return {
-    [ATTR.methodName]: request.method,
+    [ATTR.methodName]: methodOf(request),
     ...(tool && { [ATTR.toolName]: tool, [ATTR.operationName]: 'execute_tool' }),
     ...(prompt && { [ATTR.promptName]: prompt }),
     ...(uri && { [ATTR.resourceUri]: uri }),
@@ -102,15 +137,16 @@ export function transportAttributes(kind: McpTransportKind): Attributes {
 /** How an exchange ended, as span attributes: nothing when it succeeded. */
 export interface Outcome {
   attributes: Attributes;
-  /** Set when the span's status is ERROR; the JSON-RPC message, or a fixed phrase for a tool error. */
+  /** Set when the span's status is ERROR: a fixed phrase, never text from the other side. */
   errorMessage?: string;
   /** True for a tool result with `isError: true`. */
   toolError: boolean;
 }
 
 /**
- * Reads a JSON-RPC response (result or error) the way the conventions ask. On the server side, a
- * code that blames the caller (bad params, unknown method or resource) is recorded, but is no error.
+ * Reads a JSON-RPC response (result or error) the way the conventions ask: `error.type` is the
+ * code. On the server side, a code that blames the caller (bad params, unknown method or
+ * resource) leaves the span's status unset: the server did its job.
  */
 export function outcomeOf(
   response: { result?: unknown; error?: { code?: unknown; message?: unknown } },
@@ -120,13 +156,13 @@ export function outcomeOf(
     const code = typeof response.error.code === 'number' ? response.error.code : undefined;
     const codeText = code === undefined ? '_OTHER' : String(code);
     const blamesCaller = side === 'server' && code !== undefined && CALLER_ERROR_CODES.has(code);
-    const message = typeof response.error.message === 'string' ? response.error.message.slice(0, 500) : '';
     return {
       attributes: {
         ...(code !== undefined && { [ATTR.statusCode]: codeText }),
-        ...(!blamesCaller && { [ATTR.errorType]: codeText }),
+        [ATTR.errorType]: codeText,
       },
-      ...(!blamesCaller && { errorMessage: message || `JSON-RPC error ${codeText}` }),
+      // A fixed phrase, never the error's own message: that can quote what the caller sent.
+      ...(!blamesCaller && { errorMessage: `JSON-RPC error ${codeText}` }),
       toolError: false,
     };
   }

@@ -5,6 +5,7 @@
  * a success; this counter is where it shows up.
  */
 import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
+import { blamesCaller } from './attributes.js';
 
 /** The conventions' boundaries for MCP operation durations, in seconds. */
 export const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -35,6 +36,19 @@ export function createMcpInstruments(meter: Meter, side: 'client' | 'server'): M
 /** Per the conventions, request ids and session ids are span attributes only, never metric ones. */
 const NOT_ON_METRICS = new Set(['jsonrpc.request.id', 'mcp.session.id', 'mcp.resource.uri']);
 
+/**
+ * A request refused for the caller's sake (unknown tool, invalid params) may name a tool or prompt
+ * that does not exist: any string a client likes. Kept on the span, it stays off the metric, where
+ * each new name would be a series. A tool that ran and failed inside keeps its name.
+ */
+const NAMES_OF_REFUSED = ['gen_ai.tool.name', 'gen_ai.prompt.name', 'gen_ai.operation.name'];
+
 export function metricAttributes(attributes: Attributes): Attributes {
-  return Object.fromEntries(Object.entries(attributes).filter(([key]) => !NOT_ON_METRICS.has(key)));
+  const code = attributes['rpc.response.status_code'];
+  const refused = code !== undefined && blamesCaller(Number(code));
+  return Object.fromEntries(
+    Object.entries(attributes).filter(
+      ([key]) => !NOT_ON_METRICS.has(key) && !(refused && NAMES_OF_REFUSED.includes(key)),
+    ),
+  );
 }

@@ -1,7 +1,7 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { HistogramMetricData, SumMetricData } from '@opentelemetry/sdk-metrics';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ATTR, PROTOCOL_VERSION_META_KEY, TOOL_ERROR } from './attributes.js';
+import { ATTR, PROTOCOL_VERSION_META_KEY, sessionIdAttribute, TOOL_ERROR } from './attributes.js';
 import { type ClientTraceOptions, traceClientTransport, traceMcpClient } from './mcp-client.js';
 import { traceMcpServer } from './mcp-server.js';
 import { FakeServer, FakeTransport, type Message } from './test-support/fake-server.js';
@@ -106,9 +106,20 @@ describe('traceMcpClient', () => {
       [ATTR.networkTransport]: 'tcp',
       [ATTR.networkProtocol]: 'http',
       [ATTR.protocolVersion]: '2025-11-25',
-      [ATTR.sessionId]: 'session-9',
+      [ATTR.sessionId]: sessionIdAttribute('session-9'),
     });
+    expect(span.attributes[ATTR.sessionId]).toMatch(/^[0-9a-f]{32}$/);
+    expect(Object.values(span.attributes)).not.toContain('session-9');
     expect(span.attributes).not.toHaveProperty(ATTR.errorType);
+  });
+
+  it('calls a tool name with spaces, or a very long one, _OTHER in the span name and the attribute', async () => {
+    const { client } = tracedClient();
+    await client.request({ method: 'tools/call', params: { name: 'get the weather' } });
+    await client.request({ method: 'tools/call', params: { name: 't'.repeat(100_000) } });
+
+    expect(otel.spans().map((span) => span.name)).toEqual(['tools/call _OTHER', 'tools/call _OTHER']);
+    for (const span of otel.spans()) expect(span.attributes[ATTR.toolName]).toBe('_OTHER');
   });
 
   it('names prompt, resource and list spans as the server side does', async () => {
@@ -168,7 +179,21 @@ describe('traceMcpClient', () => {
     await expect(client.request({ method: 'tools/call', params: { name: 'picky' } })).rejects.toBe(error);
     const span = otel.span('tools/call picky');
     expect(span.attributes).toMatchObject({ [ATTR.errorType]: '-32602', [ATTR.statusCode]: '-32602' });
-    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Invalid params' });
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'JSON-RPC error -32602' });
+  });
+
+  it("never puts a rejection's message, which may quote the server or the request, on the span", async () => {
+    const secret = 'token=hunter2';
+    const reasons = [
+      failure(`Invalid params: ${secret}`, -32602),
+      failure(`timed out: ${secret}`, 'TIMEOUT'),
+    ];
+    let next = 0;
+    const { client } = tracedClient(() => Promise.reject(reasons[next++]));
+    for (const _ of reasons) await client.request({ method: 'ping' }).catch(() => undefined);
+
+    expect(otel.spans().map((span) => span.status.message)).toEqual(['JSON-RPC error -32602', 'timeout']);
+    for (const span of otel.spans()) expect(JSON.stringify(span.attributes)).not.toContain(secret);
   });
 
   it("lowercases a rejection's string code, such as the SDK's REQUEST_TIMEOUT", async () => {
@@ -178,7 +203,21 @@ describe('traceMcpClient', () => {
     const span = otel.span('tools/list');
     expect(span.attributes[ATTR.errorType]).toBe('request_timeout');
     expect(span.attributes).not.toHaveProperty(ATTR.statusCode);
-    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Request timed out' });
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'request_timeout' });
+  });
+
+  it('calls a string code or an error class that does not look like a name _OTHER', async () => {
+    const odd = Object.assign(new Error('boom'), { name: 'Some Error Class' });
+    const reasons: unknown[] = [failure('x', 'NOT A CODE'), failure('x', 'C'.repeat(200)), odd];
+    let next = 0;
+    const { client } = tracedClient(() => Promise.reject(reasons[next++]));
+    for (const _ of reasons) await client.request({ method: 'ping' }).catch(() => undefined);
+
+    for (const span of otel.spans()) {
+      expect(span.attributes[ATTR.errorType]).toBe('_OTHER');
+      expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: '_OTHER' });
+    }
+    expect(otel.spans()).toHaveLength(3);
   });
 
   it('names a rejection without a code by its class, or _OTHER', async () => {
@@ -192,7 +231,9 @@ describe('traceMcpClient', () => {
       '_OTHER',
       '_OTHER',
     ]);
-    for (const span of otel.spans()) expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    for (const span of otel.spans()) {
+      expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: span.attributes[ATTR.errorType] });
+    }
   });
 
   it('ends the span when request() throws before it returns a promise, and still throws', () => {
@@ -363,6 +404,20 @@ describe('traceClientTransport', () => {
     ).toBe(`00-${traceId}-${spanId}-01`);
   });
 
+  it('cuts a long JSON-RPC id to 128 characters on the client span', async () => {
+    const transport = new FakeClientTransport();
+    const id = 'i'.repeat(1_000_000);
+    const client = traceMcpClient(
+      { request: (req: Request) => traceClientTransport(transport).send({ ...req, jsonrpc: '2.0', id }) },
+      otel.telemetry,
+      HTTP,
+    );
+    await client.request({ method: 'tools/list' });
+
+    expect(otel.span('tools/list').attributes[ATTR.requestId]).toBe('i'.repeat(128));
+    expect((transport.sent[0] as Message).id).toBe(id);
+  });
+
   it('tags no span it did not start', async () => {
     const transport = new FakeClientTransport();
     await otel.telemetry.tracer.startActiveSpan('caller', async (span) => {
@@ -411,6 +466,37 @@ describe('a traced client and a traced server', () => {
     expect(serverSpan?.parentSpanContext?.spanId).toBe(clientSpan?.spanContext().spanId);
     expect(serverSpan?.spanContext().traceId).toBe(clientSpan?.spanContext().traceId);
     expect(trace.getActiveSpan()).toBeUndefined();
+  });
+
+  it('hashes one session id identically on both sides, and never record it raw', async () => {
+    const sessionId = 'raw-session-id-4f1c2b';
+    const serverTransport = new FakeTransport();
+    serverTransport.sessionId = sessionId;
+    await traceMcpServer(new FakeServer({ 'tools/call': () => ({ content: [] }) }), otel.telemetry).connect(
+      serverTransport,
+    );
+    let answered: Promise<Message> | undefined;
+    const wire = {
+      sessionId,
+      async send(message: Message) {
+        answered = serverTransport.request(message);
+      },
+    };
+    const client = traceMcpClient(
+      new FakeClient(traceClientTransport(wire), async () => (await answered)?.result),
+      otel.telemetry,
+      HTTP,
+    );
+    await client.request({ method: 'tools/call', params: { name: 'get_weather' } });
+
+    const [serverSpan, clientSpan] = otel.spans();
+    expect(serverSpan?.kind).toBe(SpanKind.SERVER);
+    expect(clientSpan?.kind).toBe(SpanKind.CLIENT);
+    expect(serverSpan?.attributes[ATTR.sessionId]).toBe(sessionIdAttribute(sessionId));
+    expect(clientSpan?.attributes[ATTR.sessionId]).toBe(serverSpan?.attributes[ATTR.sessionId]);
+    for (const span of otel.spans()) {
+      for (const value of Object.values(span.attributes)) expect(String(value)).not.toContain(sessionId);
+    }
   });
 });
 

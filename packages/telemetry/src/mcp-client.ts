@@ -26,6 +26,9 @@ import {
   outcomeOf,
   PROTOCOL_VERSION_META_KEY,
   requestAttributes,
+  requestIdOf,
+  safeName,
+  sessionIdAttribute,
   spanNameOf,
   transportAttributes,
 } from './attributes.js';
@@ -61,17 +64,12 @@ const mcpSpans = new WeakSet<Span>();
 /** How a request that got no JSON-RPC answer ended: the SDK's code for it (a timeout), or its name. */
 function failureOutcome(error: unknown): Outcome {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'number') {
-    const message = error instanceof Error ? error.message : undefined;
-    return outcomeOf({ error: { code, message } }, 'client');
-  }
-  const type =
-    typeof code === 'string' && code ? code.toLowerCase() : error instanceof Error ? error.name : '_OTHER';
-  return {
-    attributes: { [ATTR.errorType]: type },
-    errorMessage: error instanceof Error ? error.message.slice(0, 500) : String(error),
-    toolError: false,
-  };
+  if (typeof code === 'number') return outcomeOf({ error: { code } }, 'client');
+  const type = safeName(
+    typeof code === 'string' && code ? code.toLowerCase() : error instanceof Error ? error.name : '_OTHER',
+  );
+  // The type says what happened; the message may quote the server or the request, so it stays out.
+  return { attributes: { [ATTR.errorType]: type }, errorMessage: type, toolError: false };
 }
 
 export function traceMcpClient<C extends TraceableClient>(
@@ -100,7 +98,7 @@ export function traceMcpClient<C extends TraceableClient>(
       ...fixed,
       ...requestAttributes(request),
       ...(version && { [ATTR.protocolVersion]: version }),
-      ...(session && { [ATTR.sessionId]: session }),
+      ...(session && { [ATTR.sessionId]: sessionIdAttribute(session) }),
     };
     const span = tracer.startSpan(spanNameOf(request), { kind: SpanKind.CLIENT, attributes });
     mcpSpans.add(span);
@@ -186,7 +184,7 @@ export function traceClientTransport<T extends { send(message: never, ...rest: n
       const span = trace.getActiveSpan();
       if (span && mcpSpans.has(span)) {
         const version = metaOf(message)?.[PROTOCOL_VERSION_META_KEY];
-        span.setAttribute(ATTR.requestId, String(message.id));
+        span.setAttribute(ATTR.requestId, requestIdOf(message.id));
         if (typeof version === 'string') span.setAttribute(ATTR.protocolVersion, version);
       }
       outgoing = withTraceMeta(message);

@@ -1,7 +1,7 @@
 import { context, propagation, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { HistogramMetricData, SumMetricData } from '@opentelemetry/sdk-metrics';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ATTR, PROTOCOL_VERSION_META_KEY, TOOL_ERROR } from './attributes.js';
+import { ATTR, PROTOCOL_VERSION_META_KEY, sessionIdAttribute, TOOL_ERROR } from './attributes.js';
 import { MAX_CONTENT_CHARS } from './content.js';
 import type { McpTelemetry } from './mcp-client.js';
 import { extractRequestContext, traceMcpServer } from './mcp-server.js';
@@ -241,11 +241,89 @@ describe('traceMcpServer', () => {
     expect(failed.error).toEqual({ code: -32603, message: 'Internal error' });
     const broken = otel.span('tools/call broken');
     expect(broken.attributes).toMatchObject({ [ATTR.errorType]: '-32603', [ATTR.statusCode]: '-32603' });
-    expect(broken.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Internal error' });
+    expect(broken.status).toEqual({ code: SpanStatusCode.ERROR, message: 'JSON-RPC error -32603' });
     const picky = otel.span('tools/call picky');
-    expect(picky.attributes[ATTR.statusCode]).toBe('-32602');
-    expect(picky.attributes).not.toHaveProperty(ATTR.errorType);
-    expect(picky.status.code).toBe(SpanStatusCode.UNSET);
+    expect(picky.attributes).toMatchObject({ [ATTR.errorType]: '-32602', [ATTR.statusCode]: '-32602' });
+    expect(picky.status).toEqual({ code: SpanStatusCode.UNSET });
+  });
+
+  it("puts a fixed phrase on the span, never the error's own message", async () => {
+    const secret = 'password=hunter2';
+    const { transport } = await connect({
+      'tools/call': () => {
+        throw Object.assign(new Error(`Database said: ${secret}`), { code: -32603 });
+      },
+    });
+    const failed = await transport.request(toolCall('leaky'));
+
+    expect((failed.error as { message: string }).message).toContain(secret);
+    const span = otel.span('tools/call leaky');
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'JSON-RPC error -32603' });
+    expect(JSON.stringify(span.attributes)).not.toContain(secret);
+  });
+
+  it('names a 1 MB method _OTHER and cuts a 1 MB id to 128 characters', async () => {
+    const { transport } = await connect({});
+    const method = 'm'.repeat(1024 * 1024);
+    const id = 'i'.repeat(1024 * 1024);
+    const response = await transport.request({ jsonrpc: '2.0', id, method });
+
+    expect(response.error).toMatchObject({ code: -32601 });
+    expect(response.id).toBe(id);
+    const span = otel.span('_OTHER');
+    expect(span.attributes[ATTR.methodName]).toBe('_OTHER');
+    expect(span.attributes[ATTR.requestId]).toBe('i'.repeat(128));
+    expect(span.attributes).toMatchObject({ [ATTR.errorType]: '-32601', [ATTR.statusCode]: '-32601' });
+    expect(span.status.code).toBe(SpanStatusCode.UNSET);
+    for (const value of Object.values(span.attributes)) expect(String(value).length).toBeLessThanOrEqual(128);
+  });
+
+  it('calls a tool name with spaces, or a very long one, _OTHER in the span name and the attribute', async () => {
+    const { transport } = await connect({ 'tools/call': weather });
+    await transport.request(toolCall('get the weather'));
+    await transport.request(toolCall('t'.repeat(1024 * 1024)));
+    await transport.request(toolCall('t'.repeat(129)));
+
+    expect(otel.spans().map((span) => span.name)).toEqual([
+      'tools/call _OTHER',
+      'tools/call _OTHER',
+      'tools/call _OTHER',
+    ]);
+    for (const span of otel.spans()) {
+      expect(span.attributes).toMatchObject({ [ATTR.methodName]: 'tools/call', [ATTR.toolName]: '_OTHER' });
+    }
+  });
+
+  it('records no tool name on the duration of a call to an unknown tool, refused with -32602', async () => {
+    const unknown = 'no_such_tool_under_test';
+    const { transport } = await connect({
+      'tools/call': () => {
+        throw Object.assign(new Error(`Tool ${unknown} not found`), { code: -32602 });
+      },
+    });
+    const refusals = async () =>
+      (await dataPoints('mcp.server.operation.duration'))
+        .filter(
+          (point) =>
+            point.attributes[ATTR.methodName] === 'tools/call' &&
+            point.attributes[ATTR.statusCode] === '-32602',
+        )
+        .reduce((sum, point) => sum + (point.value as { count: number }).count, 0);
+    const before = await refusals();
+    await transport.request(toolCall(unknown));
+
+    expect(await refusals()).toBe(before + 1);
+    const points = await dataPoints('mcp.server.operation.duration');
+    for (const point of points) {
+      expect(point.attributes[ATTR.toolName]).not.toBe(unknown);
+      // A tool that ran and failed inside (-32603) keeps its name; a refusal for the caller's sake does not.
+      if (point.attributes[ATTR.statusCode] === '-32602') {
+        expect(point.attributes).not.toHaveProperty(ATTR.toolName);
+        expect(point.attributes).not.toHaveProperty(ATTR.operationName);
+      }
+    }
+    // The span keeps the name: it is one request, not a metric series.
+    expect(otel.span(`tools/call ${unknown}`).attributes[ATTR.toolName]).toBe(unknown);
   });
 
   it('ends the span of a request the client cancelled', async () => {
@@ -340,7 +418,11 @@ describe('traceMcpServer', () => {
     await transport.request(request('initialize'));
     await transport.request(request('tools/list'));
 
-    for (const span of otel.spans()) expect(span.attributes[ATTR.sessionId]).toBe('session-42');
+    expect(otel.spans()).toHaveLength(2);
+    for (const span of otel.spans()) {
+      expect(span.attributes[ATTR.sessionId]).toBe(sessionIdAttribute('session-42'));
+      for (const value of Object.values(span.attributes)) expect(String(value)).not.toContain('session-42');
+    }
   });
 
   it('calls stdio a pipe and HTTP HTTP over TCP', async () => {

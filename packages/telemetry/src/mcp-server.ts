@@ -24,6 +24,8 @@ import {
   type Outcome,
   outcomeOf,
   requestAttributes,
+  requestIdOf,
+  sessionIdAttribute,
   spanNameOf,
   transportAttributes,
 } from './attributes.js';
@@ -98,7 +100,7 @@ function traceServerTransport<T extends TransportLike>(
     const session = transport.sessionId;
     span.setAttributes({
       ...outcome.attributes,
-      ...(session && { [ATTR.sessionId]: session }),
+      ...(session && { [ATTR.sessionId]: sessionIdAttribute(session) }),
       ...(negotiated && !open.attributes[ATTR.protocolVersion] && { [ATTR.protocolVersion]: negotiated }),
     });
     if (recordContent && open.toolCall && result !== undefined)
@@ -120,8 +122,8 @@ function traceServerTransport<T extends TransportLike>(
       ...transportAttributes(headers ? 'http' : 'stdio'),
       ...(version && { [ATTR.protocolVersion]: version }),
       ...requestAttributes(request),
-      [ATTR.requestId]: String(message.id),
-      ...(transport.sessionId && { [ATTR.sessionId]: transport.sessionId }),
+      [ATTR.requestId]: requestIdOf(message.id),
+      ...(transport.sessionId && { [ATTR.sessionId]: sessionIdAttribute(transport.sessionId) }),
     };
     const parent = extractRequestContext(metaOf(request), headers);
     const span = tracer.startSpan(spanNameOf(request), { kind: SpanKind.SERVER, attributes }, parent);

@@ -1,12 +1,12 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import os from 'node:os';
 import { parseEnv } from '@mcp-workshop/shared';
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TELEMETRY_ENV } from './env.js';
-import { startTelemetry, type Telemetry } from './start.js';
+import { MAX_ATTRIBUTE_CHARS, SHUTDOWN_TIMEOUT_MS, startTelemetry, type Telemetry } from './start.js';
 import { installTestOtel } from './test-support/otel.js';
 
 interface Received {
@@ -41,6 +41,29 @@ async function startReceiver() {
         server.close(() => resolve());
       }),
   };
+}
+
+/** A loopback port nothing listens on: one the system just handed out, closed again. */
+async function closedPort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+  return port;
+}
+
+/** The string attributes of every span in an OTLP/JSON traces body. */
+function jsonSpanAttributes(body: Buffer): Record<string, string | undefined>[] {
+  type Span = { attributes?: { key: string; value: { stringValue?: string } }[] };
+  const parsed = JSON.parse(body.toString('utf8')) as {
+    resourceSpans: { scopeSpans: { spans: Span[] }[] }[];
+  };
+  return parsed.resourceSpans
+    .flatMap((resource) => resource.scopeSpans)
+    .flatMap((scope) => scope.spans)
+    .map((span) =>
+      Object.fromEntries((span.attributes ?? []).map(({ key, value }) => [key, value.stringValue])),
+    );
 }
 
 const envOf = (source: Record<string, string>) => parseEnv(z.object(TELEMETRY_ENV), source);
@@ -166,6 +189,50 @@ describe('startTelemetry', () => {
 
     expect(collector.paths()).toContain('/v1/traces');
   });
+
+  it(`cuts an attribute value longer than ${MAX_ATTRIBUTE_CHARS} characters, whoever set it`, async () => {
+    const collector = await receiver();
+    const telemetry = start({
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    });
+    const span = telemetry.tracer.startSpan('span-under-test');
+    span.setAttribute('test.huge', 'h'.repeat(1024 * 1024));
+    span.setAttribute('test.limit', 'l'.repeat(MAX_ATTRIBUTE_CHARS));
+    span.setAttribute('test.small', 'fits');
+    span.end();
+    await telemetry.flush();
+
+    const traces = collector.received.filter((request) => request.path === '/v1/traces');
+    expect(traces).toHaveLength(1);
+    const [attributes] = jsonSpanAttributes(traces[0]?.body ?? Buffer.from('{}'));
+    expect(MAX_ATTRIBUTE_CHARS).toBe(8192);
+    expect(attributes?.['test.huge']).toBe('h'.repeat(MAX_ATTRIBUTE_CHARS));
+    expect(attributes?.['test.limit']).toBe('l'.repeat(MAX_ATTRIBUTE_CHARS));
+    expect(attributes?.['test.small']).toBe('fits');
+  });
+
+  it(
+    'gives up on shutdown after a few seconds when nothing listens at the endpoint',
+    async () => {
+      const port = await closedPort();
+      const telemetry = start({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` });
+      telemetry.tracer.startSpan('span-under-test').end();
+      telemetry.meter.createCounter('workshop.test.counter').add(1);
+
+      const started = performance.now();
+      await expect(telemetry.shutdown()).resolves.toBeUndefined();
+      const elapsed = performance.now() - started;
+
+      expect(SHUTDOWN_TIMEOUT_MS).toBe(3_000);
+      expect(elapsed).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 500);
+      // A second call answers at once, with the same outcome.
+      const again = performance.now();
+      await expect(telemetry.shutdown()).resolves.toBeUndefined();
+      expect(performance.now() - again).toBeLessThan(100);
+    },
+    SHUTDOWN_TIMEOUT_MS + 3_000,
+  );
 
   it('names the instance host/pid by default', () => {
     const telemetry = start({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });

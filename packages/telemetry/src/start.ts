@@ -7,8 +7,9 @@
  * SDK's own; nothing here exports, propagates or batches by hand.
  *
  * The SDK still reads a few standard variables itself, as the specification asks:
- * `OTEL_TRACES_SAMPLER(_ARG)`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_SERVICE_NAME`,
- * `OTEL_EXPORTER_OTLP_HEADERS` and the `OTEL_BSP_*` batch settings. env.ts has checked them first.
+ * `OTEL_TRACES_SAMPLER(_ARG)`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_SERVICE_NAME` and
+ * `OTEL_EXPORTER_OTLP_HEADERS`, which env.ts has checked first, and the `OTEL_BSP_*` batch settings
+ * and `OTEL_EXPORTER_OTLP_TIMEOUT`, which it leaves to the SDK (a bad value there falls back to the default).
  *
  * Import this module only when `telemetryEnabled()` says so: loading it is the whole cost.
  */
@@ -50,6 +51,11 @@ export interface Telemetry {
   shutdown(): Promise<void>;
 }
 
+/** The longest attribute value a span keeps. */
+export const MAX_ATTRIBUTE_CHARS = 8192;
+/** How long `shutdown()` waits for the last exports. */
+export const SHUTDOWN_TIMEOUT_MS = 3_000;
+
 /** `base` + `/v1/traces`, as the specification builds signal URLs from OTEL_EXPORTER_OTLP_ENDPOINT. */
 function signalUrl(base: string | undefined, specific: string | undefined, path: string): string | undefined {
   if (specific) return specific;
@@ -88,6 +94,9 @@ export function startTelemetry({ env, serviceName, serviceVersion }: TelemetryOp
   const tracerProvider = new NodeTracerProvider({
     resource,
     spanProcessors: [new BatchSpanProcessor(spanExporter)],
+    // No attribute value longer than this, whoever set it: the opt-in content (4,096 and a marker)
+    // fits, a hostile megabyte does not.
+    spanLimits: { attributeValueLengthLimit: MAX_ATTRIBUTE_CHARS },
   });
   tracerProvider.register({
     propagator: new CompositePropagator({
@@ -125,7 +134,16 @@ export function startTelemetry({ env, serviceName, serviceVersion }: TelemetryOp
       await Promise.all([tracerProvider.forceFlush(), meterProvider?.forceFlush()]);
     },
     shutdown() {
-      stopped ??= Promise.all([tracerProvider.shutdown(), meterProvider?.shutdown()]).then(() => undefined);
+      // Bounded: with the receiver down the exporter retries for up to 10 s, and a CLI or a container
+      // told to stop must not hang on it. What is not sent by then is lost.
+      stopped ??= Promise.race([
+        Promise.all([tracerProvider.shutdown(), meterProvider?.shutdown()]).then(
+          () => undefined,
+          // An export that failed on the way out is lost, as one that is still running is.
+          () => undefined,
+        ),
+        new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_TIMEOUT_MS).unref()),
+      ]);
       return stopped;
     },
   };

@@ -68,6 +68,13 @@ describe('loadAgentEnv: TRACE_VIEWER_URL', () => {
     expect(refusal(value)).toMatch(/TRACE_VIEWER_URL/);
   });
 
+  it('refuses a user name or password in the template, which every visitor of the page would see', () => {
+    expect(refusal('http://admin:secret@traces.example/trace/{traceId}')).toContain(
+      'must not contain a user name or password',
+    );
+    expect(refusal('https://token@traces.example/trace/{traceId}')).toContain('user name or password');
+  });
+
   it('refuses a template without {traceId}, and says what one looks like', () => {
     expect(refusal('http://localhost:16686/search')).toContain('{traceId}');
   });

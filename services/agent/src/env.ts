@@ -65,6 +65,8 @@ const EnvSchema = z.object({
       (url) => url.includes('{traceId}'),
       'must contain {traceId}, e.g. http://localhost:16686/trace/{traceId}',
     )
+    // The page receives it as it is: a user:password@ in it would be shown to every visitor.
+    .refine((url) => !/^[a-z]+:\/\/[^/]*@/i.test(url), 'must not contain a user name or password')
     .optional()
     .describe("A link to each turn's trace on the chat page; {traceId} is replaced by the trace id."),
   // OpenTelemetry: off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (packages/telemetry/src/env.ts).

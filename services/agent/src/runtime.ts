@@ -81,6 +81,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       model: env.OPENAI_MODEL,
       api: env.OPENAI_API,
       demoBaseUrl: env.DEMO_MODEL_URL,
+      reportUsage: telemetryEnabled(env),
     });
     const telemetry = await startTelemetryFor(env, model);
     // Pushed first, so it runs last: the MCP spans of closing are still sent.

@@ -66,8 +66,9 @@ async function main(): Promise<void> {
       onerror: (error) => logger.warn({ err: error }, 'stdio error'),
     });
     logger.info({ version: SERVER_VERSION, ...taskLocation(env) }, 'serving MCP over stdio');
-    openTasksSoon(deps);
+    const cancelOpen = openTasksSoon(deps);
     const stop = async () => {
+      cancelOpen();
       await handle.close();
       await deps.tasks.close();
       await telemetry?.shutdown();
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
     },
   });
   const httpServer = workshop.app.listen(env.PORT, env.HOST);
+  let cancelOpen = () => {};
   httpServer.once('listening', () => {
     const address = httpServer.address();
     const port = typeof address === 'object' && address ? address.port : env.PORT;
@@ -111,7 +113,7 @@ async function main(): Promise<void> {
       },
       'MCP server listening',
     );
-    openTasksSoon(deps);
+    cancelOpen = openTasksSoon(deps);
   });
   httpServer.once('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
@@ -126,6 +128,7 @@ async function main(): Promise<void> {
 
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    cancelOpen();
     httpServer.close();
     httpServer.closeAllConnections();
     await workshop.close();
@@ -157,12 +160,15 @@ function taskLocation(env: ServerEnv): { dataDir: string } | { database: string 
  * the server; Postgres merely unreachable does not: `openTasks` logs a warning and resolves, and the
  * next task call or `/health/ready` check tries again.
  */
-function openTasksSoon(deps: ServerDeps): void {
+function openTasksSoon(deps: ServerDeps): () => void {
   const timer = setTimeout(() => {
     deps.openTasks().catch(exitWithError);
   }, OPEN_TASKS_AFTER_MS);
   // Never the reason the process stays alive: stdio exits when its client closes stdin.
   timer.unref();
+  // A stop within the delay cancels it: opening a store that was just closed is an error, and it
+  // would end the process with exit code 1 before the last spans are sent.
+  return () => clearTimeout(timer);
 }
 
 function exitWithError(error: unknown): never {

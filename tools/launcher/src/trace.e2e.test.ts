@@ -172,6 +172,12 @@ describe('pnpm ask with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     }
   });
 
+  it('shows no trace id for a question the sampler left out, since no backend has it', async () => {
+    const output = await ask('Calculate 2 + 2', { OTEL_TRACES_SAMPLER: 'always_off' });
+    expect(output.answer).toContain('4');
+    expect(output.traceId).toBeNull();
+  });
+
   it('prints "traceId": null with telemetry off', async () => {
     const output = await ask('Calculate 2 + 2', { OTEL_EXPORTER_OTLP_ENDPOINT: '' });
     expect(output.traceId).toBeNull();

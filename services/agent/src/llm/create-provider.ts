@@ -33,6 +33,11 @@ export interface ModelSettings {
   api: 'chat' | 'responses';
   /** Where the offline demo model listens; required when neither `apiKey` nor `baseUrl` is set. */
   demoBaseUrl?: string | undefined;
+  /**
+   * Ask Chat Completions streams for token usage (`stream_options.include_usage`), for the `chat`
+   * span. Only with telemetry on: some OpenAI-compatible servers refuse the field.
+   */
+  reportUsage?: boolean;
 }
 
 /**
@@ -75,7 +80,7 @@ export function createModelProvider(settings: ModelSettings): ModelProvider {
   });
   return description.api === 'responses'
     ? createResponsesProvider({ client, description })
-    : createChatProvider({ client, description });
+    : createChatProvider({ client, description, reportUsage: settings.reportUsage === true });
 }
 
 function present(value: string | undefined): string | undefined {

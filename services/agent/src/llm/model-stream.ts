@@ -106,4 +106,6 @@ export interface OpenAIProviderOptions {
   description: ModelDescription;
   /** Overrides `MODEL_STREAM_IDLE_TIMEOUT_MS`; tests use a short one. */
   idleTimeoutMs?: number;
+  /** Chat Completions only: ask for a last chunk with token usage (see `ModelSettings.reportUsage`). */
+  reportUsage?: boolean;
 }

@@ -32,8 +32,15 @@ function chunk(
 describe('toChatParams', () => {
   it('streams, and offers tools with tool_choice auto only when there are functions', () => {
     const messages = [{ role: 'user' as const, content: 'Hi' }];
-    const streaming = { stream: true, stream_options: { include_usage: true } };
+    const streaming = { stream: true };
     expect(toChatParams('m', { messages, functions: [] })).toEqual({ model: 'm', messages, ...streaming });
+    // With telemetry on, the stream is asked for a last chunk of token usage.
+    expect(toChatParams('m', { messages, functions: [] }, true)).toEqual({
+      model: 'm',
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     expect(
       toChatParams('m', { messages, functions: [weather, { ...weather, name: 'loose', strict: false }] }),
     ).toEqual({

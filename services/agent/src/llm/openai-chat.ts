@@ -31,7 +31,7 @@ export function createChatProvider(options: OpenAIProviderOptions): ModelProvide
         model: description,
         request,
         open: () =>
-          client.chat.completions.create(toChatParams(description.model, request), {
+          client.chat.completions.create(toChatParams(description.model, request, options.reportUsage), {
             signal: request.signal,
           }),
         onItem: (chunk) => applyChatChunk(state, chunk),
@@ -44,15 +44,20 @@ export function createChatProvider(options: OpenAIProviderOptions): ModelProvide
 }
 
 /**
- * The request body: streaming, with a last chunk that reports token usage (OpenAI, Ollama, LM Studio
- * and the demo model all send it), and tools only when there are any (some servers reject `tools: []`).
+ * The request body: streaming, with tools only when there are any (some servers reject `tools: []`).
+ * With `reportUsage` (telemetry on), a last chunk reports token usage: OpenAI, Ollama, LM Studio and
+ * the demo model send it, but some compatible servers refuse the field, so it is not sent otherwise.
  */
-export function toChatParams(model: string, request: ModelRequest): ChatCompletionCreateParamsStreaming {
+export function toChatParams(
+  model: string,
+  request: ModelRequest,
+  reportUsage = false,
+): ChatCompletionCreateParamsStreaming {
   const params: ChatCompletionCreateParamsStreaming = {
     model,
     messages: request.messages,
     stream: true,
-    stream_options: { include_usage: true },
+    ...(reportUsage && { stream_options: { include_usage: true } }),
   };
   if (request.functions.length > 0) {
     params.tools = toChatTools(request.functions);

@@ -36,12 +36,11 @@ function reportAttributes(report: ModelReport | undefined): Attributes {
   };
 }
 
+/** The error's name only: a model error's message can quote the endpoint's answer or the question. */
 function fail(span: Span, error: unknown): void {
-  span.setAttribute('error.type', error instanceof Error ? error.name : '_OTHER');
-  span.setStatus({
-    code: SpanStatusCode.ERROR,
-    message: error instanceof Error ? error.message.slice(0, 500) : '',
-  });
+  const type = error instanceof Error ? error.name : '_OTHER';
+  span.setAttribute('error.type', type);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
 }
 
 export function startAgentTelemetry(env: TelemetryEnv, model: ModelDescription): AgentTelemetry {
@@ -76,7 +75,8 @@ export function startAgentTelemetry(env: TelemetryEnv, model: ModelDescription):
                 'gen_ai.usage.output_tokens': used.output,
               });
             }
-            return { ...result, traceId: span.spanContext().traceId };
+            // Only a sampled trace reaches the backend; an id that leads nowhere is not shown.
+            return span.isRecording() ? { ...result, traceId: span.spanContext().traceId } : result;
           } catch (error) {
             fail(span, error);
             throw error;

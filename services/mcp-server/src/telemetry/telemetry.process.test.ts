@@ -6,6 +6,7 @@
  * context is ignored, never an error; and with telemetry off, nothing is loaded or sent.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -236,12 +237,17 @@ describe("the server span joins the caller's trace", () => {
     expect(byId('3')).toMatchObject({ traceId: headerTrace, parentSpanId: headerSpan });
     // A malformed _meta value is ignored, so the header still counts.
     expect(byId('4')).toMatchObject({ traceId: headerTrace, parentSpanId: headerSpan });
+    // The session id is recorded as a hash: a trace reader can follow the session, not join it.
+    const hashed = createHash('sha256').update(session).digest('hex').slice(0, 32);
     for (const id of ['2', '3', '4']) {
       expect(byId(id)?.attributes).toMatchObject({
-        'mcp.session.id': session,
+        'mcp.session.id': hashed,
         'mcp.protocol.version': '2025-11-25',
       });
     }
+    expect(
+      JSON.stringify(spans, (_key, value) => (typeof value === 'bigint' ? String(value) : value)),
+    ).not.toContain(session);
   });
 
   it('over stdio, where only _meta can carry it', async () => {
@@ -392,7 +398,8 @@ describe('telemetry off', () => {
     ).text();
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
-    await exited;
+    // A stop soon after start must still be a clean one: exit 0, having sent what it had.
+    expect(await exited, stderr()).toBe(0);
     return stderr();
   }
 

@@ -5,8 +5,10 @@
  * database and which operation on which table (`INSERT tasks`), after OpenTelemetry's database
  * conventions, and nothing else: no statement text, no bound value, no task title.
  */
+
+import { ToolError } from '@mcp-workshop/shared';
 import { type Attributes, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import type { TaskStore } from '../tasks/store.js';
+import { TaskAddUncertainError, type TaskStore, TaskStoreUnavailableError } from '../tasks/store.js';
 import type { DatabaseTarget } from './types.js';
 
 const OPERATIONS = {
@@ -27,6 +29,15 @@ function targetAttributes(target: DatabaseTarget): Attributes {
     ...(target.address && { 'server.address': target.address }),
     ...(target.port && target.port !== 5432 && { 'server.port': target.port }),
   };
+}
+
+/** A `ToolError` that is not about the database being unreachable or uncertain: the input was refused. */
+function isRefusal(error: unknown): boolean {
+  return (
+    error instanceof ToolError &&
+    !(error instanceof TaskStoreUnavailableError) &&
+    !(error instanceof TaskAddUncertainError)
+  );
 }
 
 /** A SQLSTATE (`08006`) or a Node error code (`ECONNREFUSED`) when the driver gave one, else the error's name. */
@@ -56,8 +67,11 @@ export function traceTaskStore<S extends TaskStore>(store: S, target: DatabaseTa
           try {
             return await run(...args);
           } catch (error) {
-            span.setAttribute('error.type', errorType(error));
-            span.setStatus({ code: SpanStatusCode.ERROR });
+            // A title too long, a full list: the caller's input was refused, the database worked.
+            if (!isRefusal(error)) {
+              span.setAttribute('error.type', errorType(error));
+              span.setStatus({ code: SpanStatusCode.ERROR });
+            }
             throw error;
           } finally {
             span.end();
