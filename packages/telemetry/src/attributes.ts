@@ -91,6 +91,35 @@ export function sessionIdAttribute(sessionId: string): string {
   return createHash('sha256').update(sessionId).digest('hex').slice(0, 32);
 }
 
+/** A JSON-RPC request as it travels: a method and an id (a notification has no id). */
+export interface JsonRpcRequestLike {
+  jsonrpc: '2.0';
+  id: string | number;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export function isJsonRpcRequest(message: unknown): message is JsonRpcRequestLike {
+  const candidate = message as Partial<JsonRpcRequestLike> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.method === 'string' &&
+    (typeof candidate.id === 'string' || typeof candidate.id === 'number')
+  );
+}
+
+/** `server.address` and `server.port` of a URL, the port filled in from the scheme; undefined if it is no URL. */
+export function serverOf(url: string | URL): { address: string; port: number } | undefined {
+  try {
+    const parsed = new URL(url);
+    const port = parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
+    return { address: parsed.hostname, port };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The tool or prompt a request is about, if any: the part of the span name after the method. */
 export function targetOf(request: RequestLike): { tool?: string; prompt?: string; uri?: string } {
   const params = record(request.params);

@@ -20,6 +20,8 @@ import {
 } from '@opentelemetry/api';
 import {
   ATTR,
+  isJsonRpcRequest,
+  type JsonRpcRequestLike,
   type McpTransportKind,
   metaOf,
   type Outcome,
@@ -145,23 +147,6 @@ export function traceMcpClient<C extends TraceableClient>(
   return client;
 }
 
-interface JsonRpcRequestLike {
-  jsonrpc: '2.0';
-  id: string | number;
-  method: string;
-  params?: Record<string, unknown>;
-}
-
-function isRequest(message: unknown): message is JsonRpcRequestLike {
-  const candidate = message as Partial<JsonRpcRequestLike> | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    typeof candidate.method === 'string' &&
-    (typeof candidate.id === 'string' || typeof candidate.id === 'number')
-  );
-}
-
 /** The request with the active trace context added to its `_meta`; the caller's object is left as it was. */
 function withTraceMeta(message: JsonRpcRequestLike): JsonRpcRequestLike {
   const injected: Record<string, unknown> = {};
@@ -180,7 +165,7 @@ export function traceClientTransport<T extends { send(message: never, ...rest: n
 ): T {
   const send = (message: unknown, ...rest: unknown[]) => {
     let outgoing = message;
-    if (isRequest(message)) {
+    if (isJsonRpcRequest(message)) {
       const span = trace.getActiveSpan();
       if (span && mcpSpans.has(span)) {
         const version = metaOf(message)?.[PROTOCOL_VERSION_META_KEY];

@@ -20,6 +20,7 @@ import {
 } from '@opentelemetry/api';
 import {
   ATTR,
+  isJsonRpcRequest,
   metaOf,
   type Outcome,
   outcomeOf,
@@ -60,12 +61,6 @@ interface Pending {
 }
 
 const idKey = (id: unknown) => `${typeof id}:${String(id)}`;
-
-function isRequest(message: Message): boolean {
-  return (
-    typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')
-  );
-}
 
 function isResponse(message: Message): boolean {
   return (
@@ -149,7 +144,7 @@ function traceServerTransport<T extends TransportLike>(
     (handler: OnMessage): OnMessage =>
     (message, extra) => {
       if (typeof message !== 'object' || message === null) return handler(message, extra);
-      if (isRequest(message)) {
+      if (isJsonRpcRequest(message)) {
         return context.with(open(message, extra), () => handler(message, extra));
       }
       if (message.method === 'notifications/cancelled') {

@@ -6,7 +6,7 @@
  * request's `_meta`, so the server's spans join the same trace. Loaded only when telemetry is on.
  */
 import type { TelemetryEnv } from '@mcp-workshop/telemetry';
-import { startTelemetry, traceClientTransport, traceMcpClient } from '@mcp-workshop/telemetry/sdk';
+import { serverOf, startTelemetry, traceClientTransport, traceMcpClient } from '@mcp-workshop/telemetry/sdk';
 import { type Attributes, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ModelDescription, ModelReport } from '../llm/provider.js';
 import { AGENT_NAME, AGENT_VERSION } from '../version.js';
@@ -16,13 +16,8 @@ import type { AgentTelemetry } from './types.js';
 const PROVIDER = 'openai';
 
 function endpointAttributes(baseUrl: string): Attributes {
-  try {
-    const url = new URL(baseUrl);
-    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-    return { 'server.address': url.hostname, 'server.port': port };
-  } catch {
-    return {};
-  }
+  const server = serverOf(baseUrl);
+  return server ? { 'server.address': server.address, 'server.port': server.port } : {};
 }
 
 function reportAttributes(report: ModelReport | undefined): Attributes {
@@ -123,13 +118,8 @@ export function startAgentTelemetry(env: TelemetryEnv, model: ModelDescription):
 
     mcp: {
       traceClient(client, spec) {
-        const server = spec.transport === 'http' ? endpointAttributes(spec.url) : {};
-        traceMcpClient(client, telemetry, {
-          transport: spec.transport,
-          ...(server['server.address'] !== undefined && {
-            server: { address: String(server['server.address']), port: Number(server['server.port']) },
-          }),
-        });
+        const server = spec.transport === 'http' ? serverOf(spec.url) : undefined;
+        traceMcpClient(client, telemetry, { transport: spec.transport, ...(server && { server }) });
       },
       traceTransport: (transport) => traceClientTransport(transport),
     },

@@ -4,21 +4,21 @@
  * the host and the path, never the query string: that is where the place the model asked about
  * goes. No trace header is sent upstream either; a third party has no use for our trace ids.
  */
+import { serverOf } from '@mcp-workshop/telemetry/sdk';
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 
 export function tracedFetch(tracer: Tracer, inner: typeof fetch = globalThis.fetch): typeof fetch {
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+    const server = serverOf(url);
     return tracer.startActiveSpan(
       method,
       {
         kind: SpanKind.CLIENT,
         attributes: {
           'http.request.method': method,
-          'server.address': url.hostname,
-          'server.port': port,
+          ...(server && { 'server.address': server.address, 'server.port': server.port }),
           'url.scheme': url.protocol.replace(':', ''),
           'url.path': url.pathname,
         },
