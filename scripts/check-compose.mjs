@@ -40,6 +40,7 @@
  * of /data), running as USER node, Docker networking and the named volumes.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -101,6 +102,8 @@ const SERVICES = {
     identifierVars: [],
     localPort: 3001,
     copies: ['agent-secure', 'agent-scaled', 'agent-traced'],
+    // On 0.0.0.0 it refuses to start without AGENT_API_TOKEN, so .env must set it.
+    secretKeys: 'AGENT_SECRET_KEYS',
   },
   'demo-model': {
     dir: 'services/demo-model',
@@ -124,6 +127,8 @@ const SERVICES = {
     localPort: 3003,
     copies: [],
     profileOnly: true,
+    // On 0.0.0.0 it refuses its published development secrets, so .env must set these.
+    secretKeys: 'AUTH_SERVER_SECRET_KEYS',
   },
 };
 for (const [name, spec] of Object.entries(SERVICES)) spec.name = name;
@@ -333,8 +338,8 @@ function dockerignore() {
 // ---------------------------------------------------------------------------------------------
 // Processes
 
-/** GET with an explicit Host header (fetch cannot set one). */
-function get(url, host) {
+/** GET with an explicit Host header (fetch cannot set one), and any other `headers`. */
+function get(url, host, headers = {}) {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const request = http.get(
@@ -342,7 +347,7 @@ function get(url, host) {
         hostname: target.hostname,
         port: target.port,
         path: target.pathname + target.search,
-        headers: host ? { host } : {},
+        headers: { ...headers, ...(host ? { host } : {}) },
         timeout: 2_000,
         agent: false,
       },
@@ -400,7 +405,7 @@ function stopProcess(handle) {
   return stopChild(handle, SHUTDOWN_TIMEOUT_MS);
 }
 
-async function waitHealthy(handle, url) {
+async function waitHealthy(handle, url, headers = {}) {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   let last = 'no answer';
   while (Date.now() < deadline) {
@@ -408,7 +413,7 @@ async function waitHealthy(handle, url) {
       throw new Error(`${handle.label} exited with code ${handle.child.exitCode}:\n${handle.output()}`);
     }
     try {
-      const response = await get(url);
+      const response = await get(url, undefined, headers);
       if (response.status === 200) return response;
       // A 4xx is an answer, not a slow start: the path or the Host is wrong.
       if (response.status < 500)
@@ -465,6 +470,27 @@ for (const spec of Object.values(SERVICES)) {
   }
 }
 const allSchemaKeys = new Set(Object.values(SERVICES).flatMap((spec) => [...spec.schemaKeys]));
+/**
+ * The .env variables a service refuses to start without (`secretKeys`: its published defaults are
+ * refused off loopback), with a stand-in each. The checks below use the stand-ins wherever .env
+ * would be empty, as a participant's .env fills them in, and check that without them the service
+ * does refuse to start.
+ */
+const standIns = new Map();
+for (const spec of Object.values(SERVICES)) {
+  if (!spec.secretKeys) continue;
+  const keys = envModules.get(path.join(ROOT, spec.envModule))[spec.secretKeys] ?? [];
+  if (keys.length === 0) fail(`${spec.envModule} must export ${spec.secretKeys}`);
+  // A random tail, as a generated secret has: the agent refuses a short or made-up-looking one.
+  for (const key of keys)
+    standIns.set(
+      key,
+      `stand-in-${key.toLowerCase().replaceAll('_', '-')}-${randomBytes(24).toString('hex')}`,
+    );
+}
+/** `vars` with a stand-in for each required secret it leaves empty. */
+const withStandIns = (vars) =>
+  new Map([...standIns, ...[...vars].filter(([key, value]) => !standIns.has(key) || value !== '')]);
 
 const interpolated = new Set();
 const dockerfiles = new Map();
@@ -586,11 +612,25 @@ for (const [name, service] of Object.entries(composeServices)) {
         return [key, result];
       }),
     );
-  const effective = { ...image.env, ...resolve(new Map()) };
+  const effective = { ...image.env, ...resolve(withStandIns(new Map())) };
+  if (spec.secretKeys) {
+    // Without the secrets in .env it must refuse to start, naming each one: compose gives no default.
+    const keys = [...standIns.keys()].filter((key) => spec.schemaKeys.has(key));
+    try {
+      spec.loadEnv({ ...image.env, ...resolve(new Map()) });
+      fail(
+        `${name}: starts on ${image.env[spec.hostVar] ?? 'its host'} with an empty .env; it must refuse without ${keys.join(', ')}`,
+      );
+    } catch (error) {
+      for (const key of keys)
+        if (!String(error.message).includes(key))
+          fail(`${name}: with an empty .env its refusal does not name ${key}: ${error.message}`);
+    }
+  }
   let parsed;
   for (const [label, env] of [
     ['an empty .env', effective],
-    ['.env.example', { ...image.env, ...resolve(exampleVars) }],
+    ['.env.example', { ...image.env, ...resolve(withStandIns(exampleVars)) }],
   ]) {
     try {
       const result = spec.loadEnv(env);
@@ -888,7 +928,9 @@ async function startStack(label, locate) {
       running.push(handle);
       const base = `http://127.0.0.1:${ports.get(plan.name)}`;
       for (const healthPath of new Set(plan.healthUrls)) {
-        const response = await waitHealthy(handle, base + healthPath);
+        // An agent with AGENT_API_TOKEN tells a caller without it only "up"; this check needs more.
+        const caller = env.AGENT_API_TOKEN ? { authorization: `Bearer ${env.AGENT_API_TOKEN}` } : {};
+        const response = await waitHealthy(handle, base + healthPath, caller);
         log(`${label}: ${plan.name} GET ${healthPath} -> ${response.status} (${elapsed(serviceStarted)})`);
         if (plan.spec.name === 'agent') {
           // Also proves a signed-in agent got a token: without one the server lists no tools.

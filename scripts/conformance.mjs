@@ -55,8 +55,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * The environment the server starts with: ours wins over whatever the caller exported, and every
  * other MCP_* setting is dropped so a stateless mode or a tiny page size cannot leak in. The
- * default MCP_MAX_SESSIONS (100) matters: the suite never sends DELETE, so one run leaves ~33
- * sessions open until they expire, which is also why each run gets a fresh server.
+ * default MCP_MAX_SESSIONS_PER_CLIENT (50) matters: the suite never sends DELETE, so one run
+ * leaves ~33 sessions open from one address until they expire, which is also why each run gets
+ * a fresh server.
  */
 function serverEnv({ port, dataDir, fixtures }) {
   const env = { ...process.env };

@@ -101,8 +101,12 @@ try {
   await waitFor(auth.health);
   for (const service of rest) start(service);
   await Promise.all(rest.map((service) => waitFor(service.health)));
+  // With AGENT_API_TOKEN exported the bare URL only shows "needs the link": point at the link instead.
+  const chat = process.env.AGENT_API_TOKEN
+    ? 'the one-time link the agent printed above (http://127.0.0.1:3001/?token=…)'
+    : 'http://127.0.0.1:3001';
   console.log(`
-Sign-in is on. Open http://127.0.0.1:3001 for the chat (the agent is signed in as workshop-agent).
+Sign-in is on. Open ${chat} for the chat (the agent is signed in as workshop-agent).
   authorization server  ${ISSUER}   (users: demo / demo; clients in services/auth-server/README.md)
   MCP server            ${RESOURCE}   (metadata: http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp)
 Ctrl-C stops everything.`);

@@ -20,6 +20,8 @@ import {
   createSilentLogger,
   discoverIssuer,
   loadEnv,
+  ownerOf,
+  SHARED_OWNER,
   scopePolicy,
   type WorkshopApp,
 } from '@mcp-workshop/mcp-server';
@@ -146,9 +148,22 @@ describe('exercise 06: clear_completed_tasks, with sign-in on', () => {
   });
 
   it('a token with tasks:write deletes the completed tasks and keeps the open ones', async () => {
-    const done = [await deps.tasks.add('Water the plants'), await deps.tasks.add('Book the train')];
-    const open = await deps.tasks.add('Write the report');
-    for (const task of done) await deps.tasks.complete(task.id);
+    // The writer's token is workshop-agent's: its tasks are the ones the tool may clear.
+    const owner = ownerOf({
+      token: '',
+      clientId: AGENT_CLIENT.id,
+      scopes: [],
+      extra: { sub: AGENT_CLIENT.id },
+    });
+    const done = [
+      await deps.tasks.add(owner, 'Water the plants'),
+      await deps.tasks.add(owner, 'Book the train'),
+    ];
+    const open = await deps.tasks.add(owner, 'Write the report');
+    // Another user's finished task must survive.
+    const someoneElses = await deps.tasks.add(SHARED_OWNER, 'Not yours to clear');
+    await deps.tasks.complete(SHARED_OWNER, someoneElses.id);
+    for (const task of done) await deps.tasks.complete(owner, task.id);
     const connected = await client(tokens.writer);
     try {
       const result = await connected.callTool({ name: 'clear_completed_tasks', arguments: {} });
@@ -157,9 +172,13 @@ describe('exercise 06: clear_completed_tasks, with sign-in on', () => {
         deleted: 2,
       });
       expect(
-        (await deps.tasks.list('all')).map((task) => task.id),
+        (await deps.tasks.list(owner, 'all')).map((task) => task.id),
         'only the open task should be left',
       ).toEqual([open.id]);
+      expect(
+        (await deps.tasks.list(SHARED_OWNER, 'done')).map((task) => task.id),
+        "another user's completed task must stay: list and delete with the `owner` the call brings",
+      ).toEqual([someoneElses.id]);
     } finally {
       await connected.close();
     }

@@ -22,10 +22,11 @@ export const clearCompletedTasks = defineTool({
   output,
   scopes: [TASKS_WRITE],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  async run(_args, { deps }) {
+  async run(_args, { deps, owner }) {
     let deleted = 0;
-    for (const task of await deps.tasks.list('done')) {
-      if (await deps.tasks.delete(task.id)) deleted++;
+    // `owner` is whoever signed in (or the shared list when sign-in is off): only their tasks go.
+    for (const task of await deps.tasks.list(owner, 'done')) {
+      if (await deps.tasks.delete(owner, task.id)) deleted++;
     }
     return ok({ deleted }, { summary: `Deleted ${deleted} completed task${deleted === 1 ? '' : 's'}.` });
   },

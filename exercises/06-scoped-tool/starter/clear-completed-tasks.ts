@@ -27,10 +27,12 @@ export const clearCompletedTasks = defineTool({
   // TODO(exercise 06): this tool deletes tasks. Which OAuth scope must a caller's token carry? Declare it.
   // TODO(exercise 06): and say what it does to the world: not read-only, destructive, idempotent.
   annotations: {},
-  async run(_args, { deps }) {
-    // TODO(exercise 06): delete each task of `await deps.tasks.list('done')` with
-    // `await deps.tasks.delete(id)`, and return ok({ deleted }, { summary: ... }).
+  async run(_args, { deps, owner }) {
+    // TODO(exercise 06): delete each task of `await deps.tasks.list(owner, 'done')` with
+    // `await deps.tasks.delete(owner, id)`, and return ok({ deleted }, { summary: ... }).
+    // `owner` is whoever signed in: each user has a task list of their own.
     void deps;
+    void owner;
     return fail('TODO(exercise 06): clear_completed_tasks does not delete anything yet.');
   },
 });

@@ -79,3 +79,71 @@ describe('loadAgentEnv: TRACE_VIEWER_URL', () => {
     expect(refusal('http://localhost:16686/search')).toContain('{traceId}');
   });
 });
+
+describe('loadAgentEnv: AGENT_API_TOKEN', () => {
+  const GOOD = '3f9a1c7e5b2d8046af13c9e7b5d2a8f0416c3e9b7a5d2f8e';
+
+  /** The error message for this environment, or undefined when it was taken. */
+  function refusal(env: Record<string, string>): string | undefined {
+    try {
+      loadAgentEnv(env);
+      return undefined;
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      return (error as Error).message;
+    }
+  }
+
+  it('refuses to start off loopback without a token, and names the setting', () => {
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'agent.example']) {
+      const message = refusal({ AGENT_HOST: host });
+      expect(message, host).toContain('AGENT_API_TOKEN');
+      expect(message, host).toContain(`AGENT_HOST=${host} is not loopback`);
+      expect(message, host).toContain('openssl rand -hex 32');
+    }
+  });
+
+  it('takes a generated token off loopback, and none on loopback', () => {
+    expect(loadAgentEnv({ AGENT_HOST: '0.0.0.0', AGENT_API_TOKEN: GOOD }).AGENT_API_TOKEN).toBe(GOOD);
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) {
+      expect(loadAgentEnv({ AGENT_HOST: host }).AGENT_API_TOKEN, host).toBeUndefined();
+    }
+  });
+
+  it.each([
+    ['too short', 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d'],
+    ['a placeholder', 'change-me-change-me-change-me-change-me'],
+    ['a documented example', 'replace-with-openssl-rand-hex-32-output'],
+    ['one character repeated', 'a'.repeat(64)],
+    ['a few characters repeated', 'abcabcabcabcabcabcabcabcabcabcabcabc'],
+    ['with a space', `${GOOD.slice(0, 20)} ${GOOD.slice(20)}`],
+  ])('refuses a token that is %s, on loopback too, without printing it', (_label, token) => {
+    for (const host of ['0.0.0.0', '127.0.0.1']) {
+      const message = refusal({ AGENT_HOST: host, AGENT_API_TOKEN: token });
+      expect(message).toContain('AGENT_API_TOKEN');
+      expect(message).not.toContain(token);
+    }
+  });
+
+  it('reads AGENT_RATE_LIMIT_PER_MINUTE (default 30) and refuses 0 or junk', () => {
+    expect(loadAgentEnv({}).AGENT_RATE_LIMIT_PER_MINUTE).toBe(30);
+    expect(loadAgentEnv({ AGENT_RATE_LIMIT_PER_MINUTE: '5' }).AGENT_RATE_LIMIT_PER_MINUTE).toBe(5);
+    expect(refusal({ AGENT_RATE_LIMIT_PER_MINUTE: '0' })).toContain('AGENT_RATE_LIMIT_PER_MINUTE');
+    expect(refusal({ AGENT_RATE_LIMIT_PER_MINUTE: 'lots' })).toContain('AGENT_RATE_LIMIT_PER_MINUTE');
+  });
+
+  it('takes AGENT_ALLOWED_ORIGINS as full origins only', () => {
+    expect(
+      loadAgentEnv({ AGENT_ALLOWED_ORIGINS: 'http://chat.example:8080, https://chat.example' })
+        .AGENT_ALLOWED_ORIGINS,
+    ).toEqual(['http://chat.example:8080', 'https://chat.example']);
+    for (const value of [
+      'chat.example',
+      'http://chat.example/',
+      'http://chat.example/path',
+      'ftp://x.example',
+    ]) {
+      expect(refusal({ AGENT_ALLOWED_ORIGINS: value }), value).toContain('AGENT_ALLOWED_ORIGINS');
+    }
+  });
+});

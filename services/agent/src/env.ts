@@ -3,7 +3,7 @@
  * The only place that reads `process.env` in the agent. Empty values count as unset, so
  * `OPENAI_API_KEY=` in a `.env` file means "no key": the offline demo model answers.
  */
-import { parseEnv } from '@mcp-workshop/shared';
+import { EnvError, parseEnv } from '@mcp-workshop/shared';
 import { TELEMETRY_ENV } from '@mcp-workshop/telemetry';
 import { z } from 'zod';
 
@@ -11,6 +11,15 @@ import { z } from 'zod';
 export const DEFAULT_DEMO_MODEL_URL = 'http://127.0.0.1:3002/v1';
 
 const optionalText = z.string().optional();
+/** An origin exactly as a browser sends it: scheme, host and port, nothing else. */
+const origin = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) && url.origin === value;
+  } catch {
+    return false;
+  }
+}, 'each must be an origin like http://chat.example:8080 (scheme, host, port; no path or slash)');
 const commaList = z.string().transform((value) =>
   value
     .split(',')
@@ -52,8 +61,22 @@ const EnvSchema = z.object({
     .optional()
     .describe('Extra Host names the HTTP API accepts, comma-separated, e.g. `agent` in Docker.'),
   AGENT_ALLOWED_ORIGINS: commaList
+    .pipe(z.array(origin))
     .optional()
-    .describe('Extra Origin hostnames the HTTP API accepts, comma-separated.'),
+    .describe(
+      "Extra browser origins the HTTP API accepts, comma-separated, each scheme://host[:port]; the page's own origin is always accepted.",
+    ),
+  // Never validated by value in the schema: a bad value would be printed in the error (apiTokenProblem).
+  AGENT_API_TOKEN: optionalText.describe(
+    'The HTTP API secret: Authorization: Bearer <it>, or the one-time link the agent prints. Required off loopback.',
+  ),
+  AGENT_RATE_LIMIT_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(30)
+    .describe('Chat turns (and, separately, answers to input requests) per caller per minute.'),
   AGENT_MAX_TOOL_ROUNDS: z.coerce.number().int().min(1).max(50).default(8),
   AGENT_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   AGENT_RESULT_BUDGET_CHARS: z.coerce.number().int().min(200).max(1_000_000).default(16_000),
@@ -99,14 +122,49 @@ const checkOAuth = (env: z.output<typeof EnvSchema>, ctx: z.RefinementCtx) => {
   }
 };
 
+/** Loopback addresses: only processes on this machine reach a server bound to one of them. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Shortest AGENT_API_TOKEN: 32 characters, e.g. the 64 of `openssl rand -hex 32`. */
+export const MIN_API_TOKEN_CHARS = 32;
+/** Words that mark a value copied from documentation or a template rather than generated. */
+const PLACEHOLDER = /change.?me|replace|example|default|placeholder|secret|password|workshop|your|xxxx|todo/i;
+
+/**
+ * Why this AGENT_API_TOKEN must not be used, or undefined when it may. Checked outside the zod
+ * schema, because parseEnv prints every rejected value and this one is a secret.
+ */
+export function apiTokenProblem(env: Pick<AgentEnv, 'AGENT_HOST' | 'AGENT_API_TOKEN'>): string | undefined {
+  const token = env.AGENT_API_TOKEN;
+  if (token === undefined) {
+    if (isLoopbackHost(env.AGENT_HOST)) return undefined;
+    return `required because AGENT_HOST=${env.AGENT_HOST} is not loopback: anyone who reaches the port could chat and run tools as the agent. Generate one with \`openssl rand -hex 32\` and set it (in .env for docker compose)`;
+  }
+  const generate = 'generate one with `openssl rand -hex 32`';
+  if (token.length < MIN_API_TOKEN_CHARS)
+    return `too short (${token.length} characters, at least ${MIN_API_TOKEN_CHARS}): ${generate}`;
+  if (/\s/.test(token)) return `must not contain spaces: ${generate}`;
+  if (new Set(token).size < 8 || PLACEHOLDER.test(token))
+    return `looks like a placeholder or a public value, not a generated secret: ${generate}`;
+  return undefined;
+}
+
 export type AgentEnv = z.infer<typeof EnvSchema>;
+
+/** What .env must set for docker compose (no default): off loopback the agent refuses to start without it. */
+export const AGENT_SECRET_KEYS: ReadonlyArray<keyof AgentEnv> = ['AGENT_API_TOKEN'];
 
 /** Every variable the agent reads; `scripts/check-compose.mjs` holds docker-compose.yml to this list. */
 export const AGENT_ENV_KEYS = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof AgentEnv>;
 
 /** Parses an environment (default: `process.env`); throws an `EnvError` naming every bad variable. */
 export function loadAgentEnv(source: NodeJS.ProcessEnv = process.env): AgentEnv {
-  return parseEnv(EnvSchema.superRefine(checkOAuth), source);
+  const env = parseEnv(EnvSchema.superRefine(checkOAuth), source);
+  const problem = apiTokenProblem(env);
+  if (problem) throw new EnvError(`Invalid environment. Fix this variable:\n  AGENT_API_TOKEN: ${problem}`);
+  return env;
 }
 
-export { EnvError } from '@mcp-workshop/shared';
+export { EnvError };

@@ -7,14 +7,27 @@
  * who is signed in; the trace viewer's link template), `GET /health`, and the chat page built from
  * `web/` at `/`. Each answer names its OpenTelemetry trace (`traceId`, null with telemetry off).
  * It may serve before the agent is connected (`startup.ts`): the chat then answers 503.
+ * Who may call is `http-access.ts`: with AGENT_API_TOKEN set, every /api route needs the bearer
+ * token or the session cookie of the one-time link, and /health says no more than up or not.
  * `createAgentApp()` binds nothing; `index.ts` listens.
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
+import { hostHeaderValidation } from '@modelcontextprotocol/express';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import type { InputBroker } from './input-broker.js';
+import { type ApiAccess, type Caller, createApiAccess } from './api-access.js';
+import {
+  callerFrom,
+  callerOf,
+  jsonBodiesOnly,
+  oneTimeLink,
+  perCallerLimit,
+  requireCaller,
+  sameOriginOnly,
+} from './http-access.js';
+import type { InputBroker, InputListener } from './input-broker.js';
 import { ModelError } from './llm/errors.js';
 import type { Logger } from './logger.js';
 import { type AgentStartup, type AgentStatus, type ReadyAgent, readyStartup } from './startup.js';
@@ -26,6 +39,8 @@ const MAX_BODY_BYTES = 256 * 1024;
 const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 /** Where `vite build` puts the chat page: `dist/web`, beside this file once compiled (`dist/http.js`). */
 const WEB_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
+/** AGENT_RATE_LIMIT_PER_MINUTE's default, for apps built without env.ts (tests, web-e2e). */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 30;
 
 /** Bounds on a form answer: a handful of short fields, never a document. */
 const MAX_INPUT_FIELDS = 50;
@@ -63,7 +78,12 @@ const ChatRequest = z.strictObject({
 interface CommonAppOptions {
   logger: Logger;
   allowedHosts?: string[];
+  /** Extra browser origins (scheme://host[:port]) besides the page's own. */
   allowedOrigins?: string[];
+  /** Who may call (`api-access.ts`); default: everyone who reaches the port, as without AGENT_API_TOKEN. */
+  access?: ApiAccess;
+  /** Chat turns, and separately answers to requests for input, per caller per minute. */
+  rateLimitPerMinute?: number;
   /** Brings tools' requests for input to open chat streams; without it, nobody is asked. */
   inputBroker?: InputBroker;
   /**
@@ -89,10 +109,19 @@ export interface ChatAnswer {
   traceId: string | null;
 }
 
+/**
+ * Conversations are kept per caller: the agent stores them under `<caller>/<id>`, so one caller
+ * who learns another's conversation id still cannot read or continue that conversation.
+ */
+function scopedConversation(caller: Caller, id: string | undefined): string | undefined {
+  if (caller.id === 'local') return id;
+  return `${caller.id}/${id ?? randomUUID()}`;
+}
+
 function chatAnswer(result: TurnResult): ChatAnswer {
   return {
     answer: result.answer,
-    conversationId: result.conversationId,
+    conversationId: result.conversationId.slice(result.conversationId.lastIndexOf('/') + 1),
     toolCalls: result.toolCalls,
     serverLogs: result.serverLogs,
     traceId: result.traceId ?? null,
@@ -109,11 +138,16 @@ export function createAgentApp(options: AgentAppOptions): Express {
   const { logger, inputBroker } = options;
   const traceViewerUrl = options.traceViewerUrl ?? null;
   const startup = 'startup' in options ? options.startup : readyStartup(options);
+  const access = options.access ?? createApiAccess();
+  const perMinute = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
   const app = express();
   app.disable('x-powered-by');
   app.use(hostHeaderValidation([...LOCALHOST_NAMES, ...(options.allowedHosts ?? [])]));
-  app.use(originValidation([...LOCALHOST_NAMES, ...(options.allowedOrigins ?? [])]));
+  app.use(sameOriginOnly(options.allowedOrigins));
+  // Before the body is read: a stranger's body is never parsed, and a form is refused unread.
+  app.use('/api', requireCaller(access), jsonBodiesOnly);
   app.use(express.json({ limit: MAX_BODY_BYTES, strict: false }));
+  app.get('/', oneTimeLink(access));
   // Tests run from src/ before any build: without the page, the API still works.
   if (existsSync(WEB_DIR)) {
     const page = express.static(WEB_DIR, { index: 'index.html' });
@@ -124,8 +158,14 @@ export function createAgentApp(options: AgentAppOptions): Express {
 
   // Healthy means "can chat": 503 while connecting (or waiting for a person to sign in) and after a
   // failed start, so whoever waits on /health (docker, `pnpm start:secure`) waits for a working agent.
-  app.get('/health', (_req, res) => {
+  // Docker's healthcheck has no token: a stranger learns up or not, a caller also what is connected.
+  app.get('/health', (req, res) => {
     const ready = startup.ready();
+    if (access.secured && !callerFrom(access, req)) {
+      return void res
+        .status(ready ? 200 : 503)
+        .json({ status: ready ? 'ok' : startup.status().state, ready: !!ready });
+    }
     if (!ready) {
       const { state, error } = startup.status();
       return void res
@@ -173,22 +213,32 @@ export function createAgentApp(options: AgentAppOptions): Express {
     res.json({ tools: hub.tools() });
   });
 
-  app.post('/api/chat', whenReady, async (req, res) => {
+  // One bucket for both chat routes: a turn costs the same either way.
+  const chatLimit = perCallerLimit(perMinute, 'chat turns');
+  const inputLimit = perCallerLimit(perMinute, 'answers to requests for input');
+  /** Runs a turn as its caller, so its requests for input reach that caller only (`input-broker.ts`). */
+  const runAs = <T>(caller: Caller, listener: InputListener | undefined, turn: () => Promise<T>) =>
+    inputBroker ? inputBroker.runAs({ caller: caller.id, ...(listener && { listener }) }, turn) : turn();
+
+  app.post('/api/chat', chatLimit, whenReady, async (req, res) => {
     const parsed = ChatRequest.safeParse(req.body);
     if (!parsed.success) return badRequest(res, parsed.error);
     const { agent } = readyAgent();
+    const caller = callerOf(res);
+    const conversationId = scopedConversation(caller, parsed.data.conversationId);
     try {
-      const result = await agent.ask(parsed.data.message, { conversationId: parsed.data.conversationId });
+      const result = await runAs(caller, undefined, () => agent.ask(parsed.data.message, { conversationId }));
       res.json(chatAnswer(result));
     } catch (error) {
       sendFailure(res, error, logger);
     }
   });
 
-  app.post('/api/chat/stream', whenReady, async (req, res) => {
+  app.post('/api/chat/stream', chatLimit, whenReady, async (req, res) => {
     const parsed = ChatRequest.safeParse(req.body);
     if (!parsed.success) return badRequest(res, parsed.error);
     const { agent } = readyAgent();
+    const caller = callerOf(res);
     res.writeHead(200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',
@@ -197,32 +247,34 @@ export function createAgentApp(options: AgentAppOptions): Express {
     const send = (event: string, data: unknown) =>
       res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     const aborted = new AbortController();
-    const unsubscribe = inputBroker?.subscribe((request) => send('input_request', request));
-    res.on('close', () => {
-      unsubscribe?.();
-      aborted.abort(new Error('The browser closed the stream.'));
-    });
+    res.on('close', () => aborted.abort(new Error('The browser closed the stream.')));
+    // This stream is the only place this turn's requests for input are shown.
+    const ask: InputListener = (request) => {
+      if (aborted.signal.aborted) throw new Error('the stream is closed');
+      send('input_request', request);
+    };
     try {
-      const result = await agent.ask(parsed.data.message, {
-        conversationId: parsed.data.conversationId,
-        signal: aborted.signal,
-        events: {
-          onTextDelta: (text) => send('text', { text }),
-          onToolStart: (call) => send('tool_start', call),
-          onToolProgress: (id, progress) => send('tool_progress', { id, ...progress }),
-          onToolEnd: (trace) => send('tool_end', trace),
-        },
-      });
+      const result = await runAs(caller, ask, () =>
+        agent.ask(parsed.data.message, {
+          conversationId: scopedConversation(caller, parsed.data.conversationId),
+          signal: aborted.signal,
+          events: {
+            onTextDelta: (text) => send('text', { text }),
+            onToolStart: (call) => send('tool_start', call),
+            onToolProgress: (id, progress) => send('tool_progress', { id, ...progress }),
+            onToolEnd: (trace) => send('tool_end', trace),
+          },
+        }),
+      );
       send('done', chatAnswer(result));
     } catch (error) {
       send('error', { message: failureMessage(error, logger) });
     }
-    unsubscribe?.();
     res.end();
   });
 
-  app.post('/api/input/:id', (req, res) => {
-    const id = req.params.id;
+  app.post('/api/input/:id', inputLimit, (req, res) => {
+    const id = String(req.params.id ?? '');
     const parsed = InputAnswerBody.safeParse(req.body);
     if (!INPUT_ID.test(id) || !parsed.success) {
       return void res.status(400).json({
@@ -232,10 +284,11 @@ export function createAgentApp(options: AgentAppOptions): Express {
           : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
       });
     }
-    if (!inputBroker?.answer(id, parsed.data)) {
+    // Another caller's request answers 404 too: its id is not theirs to learn about.
+    if (!inputBroker?.answer(id, parsed.data, callerOf(res).id)) {
       return void res
         .status(404)
-        .json({ error: 'No such request for input: it was answered or has expired.' });
+        .json({ error: 'No such request for input for you: it was answered, has expired, or is not yours.' });
     }
     res.json({ ok: true });
   });

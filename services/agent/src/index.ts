@@ -4,9 +4,12 @@
  * The long-running agent (`pnpm start`): the HTTP API on AGENT_HOST:AGENT_PORT (default
  * 127.0.0.1:3001). It listens first and then connects to the MCP servers, with retries since under
  * docker-compose they may start later, so a person can open the page and follow the sign-in link
- * while it connects (`startup.ts`). The only file here that listens.
+ * while it connects (`startup.ts`). With AGENT_API_TOKEN set it prints a one-time link to the chat
+ * page, and a fresh one each time one is used (`api-access.ts`). The only file here that listens.
  */
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApiAccess } from './api-access.js';
 import { EnvError, loadAgentEnv } from './env.js';
 import { createAgentApp } from './http.js';
 import { createInputBroker } from './input-broker.js';
@@ -28,15 +31,31 @@ async function main(): Promise<void> {
   // Tools' requests for input go to the open chat page; with no page open they are declined.
   const inputBroker = createInputBroker();
   const startup = createAgentStartup();
+  // Filled in once listening: the first link token is made before the port is known.
+  let url = '';
+  const linkTokens: string[] = [];
+  const printLink = (token: string) => {
+    if (!url) return void linkTokens.push(token);
+    // Warn, so the default log level shows it; behind docker keep the path and use the published port.
+    logger.warn(
+      { url: `${url}/?token=${token}` },
+      'open the chat page with this one-time link (it works once; a new one is printed when it is used)',
+    );
+  };
+  const access = createApiAccess({
+    ...(env.AGENT_API_TOKEN !== undefined && { token: env.AGENT_API_TOKEN }),
+    onLinkToken: printLink,
+  });
   const app = createAgentApp({
     startup,
     logger,
     allowedHosts: env.AGENT_ALLOWED_HOSTS,
     allowedOrigins: env.AGENT_ALLOWED_ORIGINS,
+    access,
+    rateLimitPerMinute: env.AGENT_RATE_LIMIT_PER_MINUTE,
     inputBroker,
     traceViewerUrl: env.TRACE_VIEWER_URL,
   });
-  const url = `http://${env.AGENT_HOST}:${env.AGENT_PORT}`;
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(env.AGENT_PORT, env.AGENT_HOST, () => resolve(listening));
     listening.once('error', (error: NodeJS.ErrnoException) => {
@@ -45,7 +64,12 @@ async function main(): Promise<void> {
       process.exit(1);
     });
   });
+  url = pageUrl(env.AGENT_HOST, (server.address() as AddressInfo).port);
   logger.info({ url }, 'page and /api/status up; connecting to the MCP servers');
+  for (const token of linkTokens.splice(0)) printLink(token);
+  if (!access.secured) {
+    logger.info('no AGENT_API_TOKEN: every process on this machine may use the API and the page');
+  }
 
   const stopping = new AbortController();
   let runtime: Runtime | undefined;
@@ -86,6 +110,12 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+}
+
+/** Where a browser on this machine finds the page: a wildcard address is not one to browse to. */
+function pageUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' ? '127.0.0.1' : host === '::' || host === '[::]' ? '[::1]' : host;
+  return `http://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}:${port}`;
 }
 
 main().catch((error: unknown) => {

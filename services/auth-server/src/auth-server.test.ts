@@ -199,7 +199,7 @@ const formAction = (html: string, action: string) =>
   new RegExp(`action="(/interaction/[^"]+/${action})"`).exec(html)?.[1] ?? '';
 
 describe('authorization code with PKCE, through the sign-in pages', () => {
-  async function signIn(password: string, redirectUri: string) {
+  async function signIn(password: string, redirectUri: string, username = 'demo') {
     const browser = new Browser();
     const { verifier, challenge } = pkce();
     const state = randomBytes(8).toString('hex');
@@ -220,13 +220,13 @@ describe('authorization code with PKCE, through the sign-in pages', () => {
     );
     const login = await page.text();
     expect(login).toContain('Sign in');
-    page = await browser.post(formAction(login, 'login'), { username: 'demo', password });
+    page = await browser.post(formAction(login, 'login'), { username, password });
     return { browser, page, verifier, state };
   }
 
   /** Signs in, allows, and returns the code the redirect carries. */
-  async function authorizationCode(redirectUri: string) {
-    const { browser, page, verifier, state } = await signIn('demo', redirectUri);
+  async function authorizationCode(redirectUri: string, username = 'demo', password = 'demo') {
+    const { browser, page, verifier, state } = await signIn(password, redirectUri, username);
     const consentHtml = await (await browser.follow(page)).text();
     expect(consentHtml).toContain('tasks:write');
     const done = await browser.follow(await browser.post(formAction(consentHtml, 'confirm'), {}));
@@ -273,6 +273,33 @@ describe('authorization code with PKCE, through the sign-in pages', () => {
     expect(((await (await exchange(code, redirectUri, verifier)).json()) as { error: string }).error).toBe(
       'invalid_grant',
     );
+  });
+
+  it('signs the second person in as guest, with their own password and subject', async () => {
+    const redirectUri = 'http://127.0.0.1:49153/callback';
+    const { code, verifier } = await authorizationCode(redirectUri, 'guest', 'guest');
+    const response = await exchange(code, redirectUri, verifier);
+    expect(response.status).toBe(200);
+    const { access_token: token } = (await response.json()) as { access_token: string };
+    const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(metadata.jwks_uri)), {
+      audience: RESOURCE,
+    });
+    expect(payload).toMatchObject({
+      sub: 'guest',
+      client_id: 'workshop-chat',
+      scope: 'tasks:read tasks:write',
+    });
+  });
+
+  it.each([
+    ["guest with demo's password", 'guest', 'demo'],
+    ["demo with guest's password", 'demo', 'guest'],
+    ['an unknown user with a known password', 'admin', 'demo'],
+    ['an empty user name', '', 'demo'],
+  ])('refuses %s', async (_label, username, password) => {
+    const { page } = await signIn(password, 'http://localhost:5556/callback', username);
+    expect(page.status).toBe(401);
+    expect(page.headers.get('location')).toBeNull();
   });
 
   it('refuses a code with the wrong PKCE verifier', async () => {

@@ -3,6 +3,7 @@
  * The sign-in pages, as plain HTML strings: no template engine, no scripts, no external assets.
  * Every value that comes from a request or a client goes through `escapeHtml`.
  */
+import type { ServerResponse } from 'node:http';
 import { escapeHtml } from '@mcp-workshop/shared';
 
 export { escapeHtml };
@@ -31,6 +32,28 @@ ${body}
 </body>
 </html>
 `;
+}
+
+/** Sends a page with headers that allow no scripts and no framing: the pages are forms only. */
+export function sendPage(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy':
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'",
+    'x-frame-options': 'DENY',
+  });
+  res.end(html);
+}
+
+/** Over the sign-in limit: when to try again, in seconds and as a time of day (UTC). */
+export function tooManyAttemptsPage(retryAfterSeconds: number, retryAt: Date): string {
+  const at = retryAt.toISOString().slice(11, 19);
+  return page(
+    'Too many sign-in attempts',
+    `<p class="error" role="alert">Too many failed sign-ins from your address.</p>
+<p>Try again in ${retryAfterSeconds} seconds (after ${at} UTC), then start again from the app.</p>`,
+  );
 }
 
 export function loginPage(uid: string, clientId: string, error?: string): string {

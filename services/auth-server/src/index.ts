@@ -3,7 +3,8 @@
  * @module index
  * The development authorization server as a process (`pnpm start:secure`, the compose `auth`
  * profile, and the auth tests): listens on AUTH_HOST:AUTH_PORT (default 127.0.0.1:3003) until
- * SIGINT or SIGTERM. For the workshop only: its secrets are public and it keeps everything in memory.
+ * SIGINT or SIGTERM. For the workshop only: its default secrets are public (refused off loopback,
+ * see env.ts) and it keeps everything in memory.
  */
 import pino from 'pino';
 import { loadAuthServerEnv } from './env.js';
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
     agentSecret: env.AUTH_AGENT_CLIENT_SECRET,
     readerSecret: env.AUTH_READER_CLIENT_SECRET,
     demoPassword: env.AUTH_DEMO_PASSWORD,
+    guestPassword: env.AUTH_GUEST_PASSWORD,
+    loginAttemptsPerMinute: env.AUTH_LOGIN_ATTEMPTS_PER_MINUTE,
     onError: (error) => logger.error({ err: error }, 'authorization server error'),
   });
   logger.warn(

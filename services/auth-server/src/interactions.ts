@@ -1,7 +1,7 @@
 /**
  * @module interactions
- * The pages a person sees during authorization code + PKCE: sign in as the demo user, then allow
- * the scopes the client asked for. oidc-provider drives the flow and keeps its state (the
+ * The pages a person sees during authorization code + PKCE: sign in as one of the workshop's
+ * people (`demo` or `guest`), then allow the scopes the client asked for. oidc-provider drives the flow and keeps its state (the
  * interaction cookie ties a form post to the flow that showed it); this module only renders and
  * answers the forms.
  */
@@ -9,15 +9,18 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import { consentPage, loginPage } from './html.js';
+import { consentPage, loginPage, sendPage as send } from './html.js';
 
 export const DEMO_USER = 'demo';
+/** A second person, so two people on one machine get tokens with different subjects (`sub`). */
+export const GUEST_USER = 'guest';
 /** A login form is two short fields; anything bigger is not a person typing. */
 const MAX_FORM_BYTES = 8 * 1024;
 
 export interface InteractionOptions {
   provider: Provider;
-  demoPassword: string;
+  /** Who may sign in: user name to password. The user name becomes the tokens' `sub`. */
+  passwords: ReadonlyMap<string, string>;
 }
 
 class FormTooLarge extends Error {}
@@ -39,18 +42,6 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function send(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
-    // No scripts, no framing: the pages are forms and nothing else.
-    'content-security-policy':
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'",
-    'x-frame-options': 'DENY',
-  });
-  res.end(html);
-}
-
 /** Scopes the consent prompt is missing, OpenID ones and the resource's, as one list. */
 function missingScopes(details: Record<string, unknown>): string[] {
   const oidc = Array.isArray(details.missingOIDCScope) ? (details.missingOIDCScope as string[]) : [];
@@ -59,7 +50,7 @@ function missingScopes(details: Record<string, unknown>): string[] {
 }
 
 /** Handles `/interaction/<uid>[/<action>]`; answers 4xx for anything it doesn't know. */
-export function createInteractions({ provider, demoPassword }: InteractionOptions) {
+export function createInteractions({ provider, passwords }: InteractionOptions) {
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     const [, , uid = '', action] = path.split('/');
     let interaction: Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -107,13 +98,14 @@ export function createInteractions({ provider, demoPassword }: InteractionOption
     if (action === 'login' && prompt.name === 'login') {
       const username = form.get('username') ?? '';
       const password = form.get('password') ?? '';
-      if (username !== DEMO_USER || !sameSecret(password, demoPassword)) {
-        return send(res, 401, loginPage(uid, clientId, 'Wrong user name or password.'));
-      }
+      const expected = passwords.get(username);
+      // Compared even for an unknown user name, so the answer takes as long either way.
+      const matches = sameSecret(password, expected ?? '') && expected !== undefined;
+      if (!matches) return send(res, 401, loginPage(uid, clientId, 'Wrong user name or password.'));
       await provider.interactionFinished(
         req,
         res,
-        { login: { accountId: DEMO_USER } },
+        { login: { accountId: username } },
         { mergeWithLastSubmission: false },
       );
       return;

@@ -4,6 +4,7 @@
  * Other packages run the built entry as a process (see `process.ts`) and talk to it over HTTP.
  */
 import type { AddressInfo } from 'node:net';
+import { DEMO_USER, GUEST_USER } from './interactions.js';
 import { createProvider } from './provider.js';
 import { createAuthHttpServer } from './server.js';
 
@@ -16,7 +17,14 @@ export interface AuthServerOptions {
   accessTokenTtlSeconds?: number;
   agentSecret?: string;
   readerSecret?: string;
+  /** The password of `demo`; default `demo`. */
   demoPassword?: string;
+  /** The password of `guest`; default `guest`. */
+  guestPassword?: string;
+  /** Failed sign-ins (and failed client authentications) per client address per minute; default 10. */
+  loginAttemptsPerMinute?: number;
+  /** For tests: the window of that limit, in ms; default one minute. */
+  loginWindowMs?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -29,6 +37,10 @@ export async function startAuthServer(options: AuthServerOptions): Promise<Runni
   // The issuer is part of every token, so with port 0 it is known only after listening.
   const port = options.port === 0 && !options.issuer ? await pickPort(options.host) : options.port;
   const issuer = options.issuer ?? `http://${options.host}:${port}`;
+  const passwords = new Map([
+    [DEMO_USER, options.demoPassword ?? 'demo'],
+    [GUEST_USER, options.guestPassword ?? 'guest'],
+  ]);
   const provider = await createProvider({
     issuer,
     resources: options.resources,
@@ -37,11 +49,14 @@ export async function startAuthServer(options: AuthServerOptions): Promise<Runni
       agent: options.agentSecret ?? 'workshop-agent-secret',
       reader: options.readerSecret ?? 'workshop-reader-secret',
     },
+    accounts: [...passwords.keys()],
   });
   provider.on('server_error', (_ctx, error) => options.onError?.(error));
   const server = createAuthHttpServer({
     provider,
-    demoPassword: options.demoPassword ?? 'demo',
+    passwords,
+    loginAttemptsPerMinute: options.loginAttemptsPerMinute ?? DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE,
+    loginWindowMs: options.loginWindowMs,
     onError: options.onError,
   });
   await new Promise<void>((resolve, reject) => {
@@ -57,6 +72,9 @@ export async function startAuthServer(options: AuthServerOptions): Promise<Runni
       }),
   };
 }
+
+/** The same default as AUTH_LOGIN_ATTEMPTS_PER_MINUTE in env.ts. */
+const DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE = 10;
 
 async function pickPort(host: string): Promise<number> {
   const { createServer } = await import('node:net');

@@ -14,6 +14,13 @@ export const AUTH_SERVER_ENTRY = fileURLToPath(new URL('./index.js', import.meta
 /** Its pre-registered confidential clients, with their development secrets (see the README). */
 export const AGENT_CLIENT = { id: 'workshop-agent', secret: 'workshop-agent-secret' } as const;
 export const READER_CLIENT = { id: 'workshop-reader', secret: 'workshop-reader-secret' } as const;
+/** The people who may sign in, with their development passwords; each user name is their tokens' `sub`. */
+export const DEMO_PERSON = { username: 'demo', password: 'demo' } as const;
+export const GUEST_PERSON = { username: 'guest', password: 'guest' } as const;
+const DEFAULT_PASSWORDS: Record<string, string> = {
+  [DEMO_PERSON.username]: DEMO_PERSON.password,
+  [GUEST_PERSON.username]: GUEST_PERSON.password,
+};
 
 const READY_TIMEOUT_MS = 15_000;
 
@@ -141,11 +148,18 @@ function stop(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Plays the person at the browser for a test: opens `authorizationUrl`, signs in as the demo user,
- * allows what is asked, and returns the URL the authorization server finally redirects to (the
- * client's callback, with `code` and `state`, or with `error`). Cookies are kept as a browser would.
+ * Plays the person at the browser for a test: opens `authorizationUrl`, signs in as `username`
+ * (the demo user unless told; `guest` is the second person), allows what is asked, and returns the
+ * URL the authorization server finally redirects to (the client's callback, with `code` and
+ * `state`, or with `error`). `password` defaults to that user's development password. Cookies are
+ * kept as a browser would.
  */
-export async function signInAsDemoUser(authorizationUrl: string, password = 'demo'): Promise<string> {
+export async function signInAsDemoUser(
+  authorizationUrl: string,
+  password?: string,
+  username: string = DEMO_PERSON.username,
+): Promise<string> {
+  const secret = password ?? DEFAULT_PASSWORDS[username] ?? '';
   const origin = new URL(authorizationUrl).origin;
   const cookies = new Map<string, string>();
   const go = async (url: string, init: RequestInit = {}): Promise<Response> => {
@@ -180,8 +194,11 @@ export async function signInAsDemoUser(authorizationUrl: string, password = 'dem
     const action = (name: string) => new RegExp(`action="(/interaction/[^"]+/${name})"`).exec(html)?.[1];
     const login = action('login');
     const confirm = action('confirm');
-    if (login) response = await post(login, { username: 'demo', password });
-    else if (confirm) response = await post(confirm, {});
+    if (login) {
+      response = await post(login, { username, password: secret });
+      // The form again, with an error: posting it once more would only spend the login limit.
+      if (response.status === 401) throw new Error(`sign-in refused: wrong password for ${username}`);
+    } else if (confirm) response = await post(confirm, {});
     else throw new Error(`sign-in stopped at HTTP ${response.status}: ${html.slice(0, 200)}`);
   }
   throw new Error('sign-in did not finish within 20 steps');

@@ -11,7 +11,6 @@ import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Configuration, errors } from 'oidc-provider';
 import { type ClientSecrets, resourceScopesFor, SCOPES, workshopClients } from './clients.js';
-import { DEMO_USER } from './interactions.js';
 
 export interface ProviderOptions {
   issuer: string;
@@ -19,6 +18,8 @@ export interface ProviderOptions {
   resources: readonly string[];
   accessTokenTtlSeconds: number;
   secrets: ClientSecrets;
+  /** The people who may sign in; each one's user name is their tokens' `sub`. */
+  accounts: readonly string[];
 }
 
 /** How long a sign-in page stays valid, and how long a person stays signed in here. */
@@ -58,7 +59,7 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
       ClientCredentials: options.accessTokenTtlSeconds,
     },
     findAccount: (_ctx, id) =>
-      id === DEMO_USER ? { accountId: id, claims: () => ({ sub: id }) } : undefined,
+      options.accounts.includes(id) ? { accountId: id, claims: () => ({ sub: id }) } : undefined,
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },

@@ -42,7 +42,7 @@ describe('createDeps', () => {
     const deps = createDeps(loadEnv({ DATA_DIR: dataDir }), createSilentLogger());
     expect(fs.existsSync(dataDir)).toBe(true);
     expect(fs.existsSync(path.join(dataDir, TASKS_DB_FILE))).toBe(false);
-    expect(await deps.tasks.list('all')).toEqual([]);
+    expect(await deps.tasks.list('', 'all')).toEqual([]);
     expect(fs.existsSync(path.join(dataDir, TASKS_DB_FILE))).toBe(true);
     await deps.tasks.close();
   });
@@ -112,7 +112,7 @@ describe('createDeps with DATABASE_URL', () => {
 
   it('answers task calls with TaskStoreUnavailableError and reports not ready while Postgres is away', async () => {
     const deps = createDeps(loadEnv({ DATABASE_URL: DOWN_URL }), createSilentLogger());
-    await expect(deps.tasks.list('all')).rejects.toThrow(TaskStoreUnavailableError);
+    await expect(deps.tasks.list('', 'all')).rejects.toThrow(TaskStoreUnavailableError);
     expect(await deps.checkReady()).toEqual({
       ready: false,
       database: 'unreachable',

@@ -75,7 +75,36 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   MCP_STATELESS: z.stringbool().default(false),
   MCP_SESSION_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1800),
-  MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(100),
+  MCP_MAX_SESSIONS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(1000)
+    .describe('Live 2025 sessions in all; past it, 503 for everyone.'),
+  MCP_MAX_SESSIONS_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(50)
+    .describe(
+      'Live 2025 sessions one client (subject, else address) may hold; past it, 429 for that client.',
+    ),
+  MCP_MAX_STREAMS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(1024)
+    .describe('Open GET and subscriptions/listen streams in all; past it, 503.'),
+  MCP_MAX_STREAMS_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(16)
+    .describe('Open GET and subscriptions/listen streams one client may hold; past it, 429.'),
   MCP_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
   MCP_CONFORMANCE: z.stringbool().default(false),
   MCP_ALLOWED_HOSTS: commaList.optional(),
@@ -101,9 +130,19 @@ const EnvSchema = z.object({
     .max(1_000_000)
     .default(1200)
     .describe('Every other request per client per minute (initialize, lists, /health); 0 turns it off.'),
+  MCP_AUTH_FAILURE_LIMIT_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .default(60)
+    .describe(
+      'With sign-in on: requests per address per minute whose token is missing or bad; counted before the token is checked. 0 turns it off.',
+    ),
   MCP_TRUST_PROXY: TrustProxy.optional().describe(
-    "Proxies whose X-Forwarded-For names the client (express's trust proxy), e.g. uniquelocal behind " +
-      'HAProxy in compose; unset: the peer address is the client, as without a proxy.',
+    "Proxies whose X-Forwarded-For names the client (express's trust proxy): the load balancer's own " +
+      'address and nothing a client can reach from (compose: mcp-lb, 172.31.250.2), behind a proxy that ' +
+      'overwrites the header; unset: the peer address is the client, as without a proxy.',
   ),
   MCP_AUTH_ISSUER: z
     .url()

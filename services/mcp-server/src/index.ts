@@ -89,6 +89,9 @@ async function main(): Promise<void> {
     stateless: env.MCP_STATELESS,
     sessionTtlSeconds: env.MCP_SESSION_TTL_SECONDS,
     maxSessions: env.MCP_MAX_SESSIONS,
+    maxSessionsPerClient: env.MCP_MAX_SESSIONS_PER_CLIENT,
+    maxStreams: env.MCP_MAX_STREAMS,
+    maxStreamsPerClient: env.MCP_MAX_STREAMS_PER_CLIENT,
     allowedHosts: env.MCP_ALLOWED_HOSTS,
     allowedOrigins: env.MCP_ALLOWED_ORIGINS,
     taskEvents: deps.taskEvents,
@@ -98,6 +101,7 @@ async function main(): Promise<void> {
     rateLimits: {
       callsPerMinute: env.MCP_RATE_LIMIT_PER_MINUTE,
       handshakesPerMinute: env.MCP_HANDSHAKE_RATE_LIMIT_PER_MINUTE,
+      authFailuresPerMinute: env.MCP_AUTH_FAILURE_LIMIT_PER_MINUTE,
     },
   });
   const httpServer = workshop.app.listen(env.PORT, env.HOST);

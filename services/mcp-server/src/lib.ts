@@ -3,6 +3,7 @@
  * What other packages (the agent, exercises, tests) may import from the server: the factories,
  * never the entry file.
  */
+export { callerHasScopes, ownerOf, SHARED_OWNER } from './auth/caller.js';
 export type { IssuerMetadata } from './auth/issuer.js';
 export { discoverIssuer } from './auth/issuer.js';
 export type { ScopePolicy } from './auth/scopes.js';

@@ -3,12 +3,14 @@
  * `createMcpServer()` builds one MCP server instance with every workshop tool, resource and
  * prompt registered. It does no I/O of its own: the transports (HTTP sessions, the 2026-07-28
  * handler, stdio, the in-process client behind `POST /tools/:name`) each call it and connect
- * the instance they get.
+ * the instance they get. Task data is read per caller: handlers take the owner and scopes from
+ * the request's own auth info, and completions from `request-caller.ts`.
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import { registerConformanceFixtures } from './conformance/index.js';
 import { DEFAULT_PAGE_SIZE, paginateList } from './pagination.js';
 import { registerPrompts } from './prompts/index.js';
+import { installCompletionCaller } from './request-caller.js';
 import { registerResources } from './resources/index.js';
 import type { ServerTelemetry } from './telemetry/types.js';
 import type { ToolDeps } from './tools/deps.js';
@@ -47,6 +49,8 @@ export function createMcpServer(deps: ToolDeps, options: McpServerOptions = {}):
   registerResources(server, deps, { pageSize });
   registerPrompts(server, deps, { pageSize });
   if (options.conformance) registerConformanceFixtures(server);
+  // After every completable: task id completions need to know who asks (see request-caller.ts).
+  installCompletionCaller(server);
   paginateList(server, 'tools/list', pageSize);
   options.telemetry?.traceServer(server);
   return server;

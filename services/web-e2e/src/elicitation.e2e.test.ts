@@ -20,7 +20,7 @@ import {
   startRuntime,
 } from '@mcp-workshop/agent';
 import { startDemoModel } from '@mcp-workshop/demo-model';
-import { type LocalServer, startLocalServer } from '@mcp-workshop/mcp-server';
+import { type LocalServer, SHARED_OWNER, startLocalServer } from '@mcp-workshop/mcp-server';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WAIT, waitIdle } from './page-actions.js';
@@ -106,7 +106,7 @@ async function seriousAxeViolations(target: Page): Promise<string[]> {
 }
 
 async function titles(): Promise<string[]> {
-  return (await server.deps.tasks.list('all')).map((task) => task.title);
+  return (await server.deps.tasks.list(SHARED_OWNER, 'all')).map((task) => task.title);
 }
 
 async function addTask(title: string): Promise<number> {
@@ -114,7 +114,7 @@ async function addTask(title: string): Promise<number> {
   await waitIdle(page);
   const entry = lastTurn(page).locator('[data-testid=tool-entry][data-tool$="add_task"]');
   await expect(entry.getAttribute('data-state')).resolves.toBe('ok');
-  const task = (await server.deps.tasks.list('all')).find((t) => t.title === title);
+  const task = (await server.deps.tasks.list(SHARED_OWNER, 'all')).find((t) => t.title === title);
   expect(task, `no task "${title}" after adding it`).toBeDefined();
   return task?.id ?? 0;
 }

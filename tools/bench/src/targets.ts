@@ -178,8 +178,9 @@ export function spawnServer(kind: ServerKind, port: number, env: Record<string, 
         PORT: String(port),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'silent',
-        // Room for the idle-session measurement; the default cap of 100 would refuse it.
+        // Room for the idle-session measurement, which opens them all from one address.
         MCP_MAX_SESSIONS: '5000',
+        MCP_MAX_SESSIONS_PER_CLIENT: '5000',
         // The bench measures serving, not refusing: with the default 120 calls a minute it would time 429s.
         MCP_RATE_LIMIT_PER_MINUTE: '0',
         MCP_HANDSHAKE_RATE_LIMIT_PER_MINUTE: '0',

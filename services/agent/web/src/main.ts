@@ -87,11 +87,35 @@ function showReady(status: AgentStatus): void {
   if (targets.length > 0) protocolBadge.title = targets.join('\n');
 }
 
+/**
+ * The agent has AGENT_API_TOKEN set and this browser has no session: only the one-time link the
+ * agent printed gives one. The page cannot ask for it; it says where to find it.
+ */
+function showLocked(): void {
+  if (banner.dataset.key === 'locked') return;
+  banner.dataset.key = 'locked';
+  banner.hidden = false;
+  banner.replaceChildren(
+    el(
+      'p',
+      { role: 'alert', 'data-testid': 'locked' },
+      'This chat needs the one-time link the agent printed when it started (…/?token=…). Open that link; ' +
+        'a used link does not work again, and the agent prints a new one in its log after each use.',
+    ),
+  );
+  setStatus('Not signed in to the agent.');
+}
+
 /** Reads `/api/status`, updates the banner and the header, and plans the next look. */
 async function pollStatus(): Promise<void> {
   let next = STATUS_POLL_FAST_MS;
   try {
     const response = await fetch('./api/status', { cache: 'no-store' });
+    if (response.status === 401) {
+      showLocked();
+      // Nothing changes until the person opens a link, which loads the page again.
+      return;
+    }
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const current = (await response.json()) as AgentStatus;
     traceViewerUrl = current.traceViewerUrl ?? null;

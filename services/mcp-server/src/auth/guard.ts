@@ -113,7 +113,9 @@ export function authenticate(settings: GuardSettings): RequestHandler {
         return;
       }
       if (!(error instanceof InvalidTokenError)) return next(error);
-      logger.info({ reason: error.message }, 'refused an access token');
+      // Debug, not info: anyone can send junk tokens, and a flood of them must not flood the log
+      // (the per-address sign-in failure limit answers the flood itself).
+      logger.debug({ reason: error.message }, 'refused an access token');
       refuse(
         res,
         401,
@@ -127,6 +129,30 @@ export function authenticate(settings: GuardSettings): RequestHandler {
   };
 }
 
+/**
+ * Answers 403 `insufficient_scope`, naming every scope the request needs, so a client can ask for
+ * a token with more and retry (step-up).
+ */
+export function refuseForScope(
+  res: Response,
+  settings: Pick<GuardSettings, 'resourceMetadataUrl'>,
+  needed: readonly string[],
+  missing: readonly string[],
+): void {
+  const description = `This request needs the scope ${needed.join(' ')}; the token lacks ${missing.join(' ')}. Get a token with ${needed.join(' ')} and retry.`;
+  refuse(
+    res,
+    403,
+    {
+      error: 'insufficient_scope',
+      description,
+      scopes: needed,
+      resourceMetadataUrl: settings.resourceMetadataUrl,
+    },
+    { error: 'insufficient_scope', error_description: description },
+  );
+}
+
 /** 403 unless the request's token carries every scope `scopesFor` says the request needs. */
 export function requireScopes(
   settings: Pick<GuardSettings, 'resourceMetadataUrl' | 'logger'>,
@@ -137,23 +163,6 @@ export function requireScopes(
     const missing = missingScopes(needed, req.auth?.scopes ?? []);
     if (missing.length === 0) return next();
     settings.logger.info({ clientId: req.auth?.clientId, missing }, 'refused a request for scope');
-    const description = `This request needs the scope ${needed.join(' ')}; the token lacks ${missing.join(' ')}. Get a token with ${needed.join(' ')} and retry.`;
-    refuse(
-      res,
-      403,
-      {
-        error: 'insufficient_scope',
-        description,
-        scopes: needed,
-        resourceMetadataUrl: settings.resourceMetadataUrl,
-      },
-      { error: 'insufficient_scope', error_description: description },
-    );
+    refuseForScope(res, settings, needed, missing);
   };
-}
-
-/** The token's subject, for binding a 2025 session to whoever opened it. */
-export function subjectOf(auth: AuthInfo | undefined): string | undefined {
-  const sub = auth?.extra?.sub;
-  return typeof sub === 'string' ? sub : undefined;
 }

@@ -2,9 +2,10 @@
  * @module auth/resource-server
  * Everything that makes this server an OAuth 2.1 resource server, in one factory that `createApp`
  * mounts when `MCP_AUTH_ISSUER` is set: the metadata documents, the token check, and the scope
- * checks for `/mcp` (from the JSON-RPC body) and for the curl path (from the tool's name).
+ * checks for `/mcp` and the curl path, both from the request's one reading.
  */
 import type { RequestHandler, Router } from 'express';
+import { readingOf } from '../http/request-reading.js';
 import type { Logger } from '../logger.js';
 import { prompts } from '../prompts/index.js';
 import { tools } from '../tools/index.js';
@@ -12,7 +13,7 @@ import { SERVER_NAME } from '../version.js';
 import { authenticate, requireScopes } from './guard.js';
 import type { IssuerMetadata } from './issuer.js';
 import { protectedResourceMetadataUrl, protectedResourceRouter } from './protected-resource.js';
-import { SCOPES_SUPPORTED, type ScopePolicy, scopePolicy, scopesForBody } from './scopes.js';
+import { SCOPES_SUPPORTED, type ScopePolicy, scopePolicy, scopesForReading } from './scopes.js';
 import { createTokenVerifier } from './token-verifier.js';
 
 export interface ResourceServerOptions {
@@ -32,10 +33,12 @@ export interface ResourceServer {
   /** Public: protected-resource metadata (CORS open) and the sign-in page. Mount before `authenticate`. */
   metadata: Router;
   authenticate: RequestHandler;
-  /** After the JSON body parser, on `/mcp`: the scopes the JSON-RPC message (or batch) needs. */
-  mcpScopes: RequestHandler;
-  /** On `POST /tools/:name`: the tool's scopes, as on `/mcp`. */
-  toolScopes: RequestHandler;
+  /**
+   * On `/mcp` and `POST /tools/:name`, after the request was read: the scopes its messages need,
+   * from the request's one reading (`http/request-reading.ts`).
+   */
+  scopes: RequestHandler;
+  policy: ScopePolicy;
   resourceMetadataUrl: string;
 }
 
@@ -64,10 +67,8 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
   return {
     metadata,
     authenticate: authenticate(settings),
-    mcpScopes: requireScopes(settings, (req) =>
-      req.method === 'POST' ? scopesForBody(req.body, policy) : [],
-    ),
-    toolScopes: requireScopes(settings, (req) => policy.tools.get(String(req.params.name)) ?? []),
+    scopes: requireScopes(settings, (req) => scopesForReading(readingOf(req), policy)),
+    policy,
     resourceMetadataUrl,
   };
 }

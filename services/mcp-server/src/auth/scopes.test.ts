@@ -60,6 +60,50 @@ describe('scopesForMessage', () => {
     ).toEqual([TASKS_READ]);
   });
 
+  it.each([
+    'ta\tsks://all',
+    'task\ns://1',
+    'tas\rks://all',
+    '\u0001tasks://1',
+    '\u0000tasks://all',
+    'TASKS://all',
+    ' tasks://all',
+    'tasks://all\u001f',
+    'tasks:///all',
+    'tasks://all#x',
+    'tasks://all?x=1',
+    'ta sks://all',
+    'ta\u00a0sks://all',
+  ])('needs tasks:read for %j, a spelling the URL parser cleans up (or a task URI in disguise)', (uri) => {
+    for (const method of ['resources/read', 'resources/subscribe', 'resources/unsubscribe']) {
+      expect(scopesForMessage({ jsonrpc: '2.0', id: 1, method, params: { uri } }, policy), method).toEqual([
+        TASKS_READ,
+      ]);
+    }
+    expect(
+      scopesForMessage(
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'subscriptions/listen',
+          params: { notifications: { resourceSubscriptions: [uri] } },
+        },
+        policy,
+      ),
+    ).toEqual([TASKS_READ]);
+    expect(
+      scopesForMessage(
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'completion/complete',
+          params: { ref: { type: 'ref/resource', uri } },
+        },
+        policy,
+      ),
+    ).toEqual([TASKS_READ]);
+  });
+
   it('needs nothing for the handshake, lists, unknown tools and malformed or hostile messages', () => {
     for (const message of [
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} },

@@ -6,7 +6,7 @@
  * client can discover what exists before it asks for more. Pure functions: `auth/guard.ts` turns
  * the answer into a 403.
  */
-import { isPlainObject } from '@mcp-workshop/shared';
+import { type MessageReading, type RequestReading, readMessage, schemeOf } from '../http/request-reading.js';
 
 export const TASKS_READ = 'tasks:read';
 export const TASKS_WRITE = 'tasks:write';
@@ -31,55 +31,52 @@ export function scopePolicy(
   };
 }
 
-/** A URI that names tasks: `tasks://all`, `tasks://3`, and the template `tasks://{id}`. */
-function readsTasks(uri: unknown): boolean {
-  return typeof uri === 'string' && uri.trim().toLowerCase().startsWith('tasks:');
+/**
+ * A URI that names tasks (`tasks://all`, `tasks://3`, the template `tasks://{id}`), judged on the
+ * URI as the SDK will match it (`http/request-reading.ts`), so `ta\tsks://all` or `\u0000tasks://1`
+ * need the scope just as `tasks://all` does.
+ */
+export function readsTasks(normalizedUri: string): boolean {
+  return schemeOf(normalizedUri) === 'tasks';
 }
 
-function stringAt(value: unknown, key: string): unknown {
-  return isPlainObject(value) ? value[key] : undefined;
-}
-
-/** The scopes one JSON-RPC message needs. Anything malformed needs none: the SDK refuses it anyway. */
-export function scopesForMessage(message: unknown, policy: ScopePolicy): readonly string[] {
-  const method = stringAt(message, 'method');
-  const params = stringAt(message, 'params');
-  switch (method) {
-    case 'tools/call': {
-      const name = stringAt(params, 'name');
-      return typeof name === 'string' ? (policy.tools.get(name) ?? []) : [];
-    }
-    case 'prompts/get': {
-      const name = stringAt(params, 'name');
-      return typeof name === 'string' ? (policy.prompts.get(name) ?? []) : [];
-    }
+/** The scopes one message needs, from its reading. Anything malformed needs none: the SDK refuses it anyway. */
+export function scopesForMessageReading(message: MessageReading, policy: ScopePolicy): readonly string[] {
+  switch (message.method) {
+    case 'tools/call':
+      return message.name === undefined ? [] : (policy.tools.get(message.name) ?? []);
+    case 'prompts/get':
+      return message.name === undefined ? [] : (policy.prompts.get(message.name) ?? []);
     case 'resources/read':
     case 'resources/subscribe':
     case 'resources/unsubscribe':
-      return readsTasks(stringAt(params, 'uri')) ? [TASKS_READ] : [];
-    case 'subscriptions/listen': {
-      const wanted = stringAt(stringAt(params, 'notifications'), 'resourceSubscriptions');
-      return Array.isArray(wanted) && wanted.some(readsTasks) ? [TASKS_READ] : [];
-    }
-    case 'completion/complete': {
+    case 'subscriptions/listen':
+      return message.uris.some(readsTasks) ? [TASKS_READ] : [];
+    case 'completion/complete':
       // Completions of a task argument or a tasks:// template list task ids, so they read tasks.
-      const ref = stringAt(params, 'ref');
-      if (stringAt(ref, 'type') === 'ref/resource')
-        return readsTasks(stringAt(ref, 'uri')) ? [TASKS_READ] : [];
-      const name = stringAt(ref, 'name');
-      return typeof name === 'string' ? (policy.prompts.get(name) ?? []) : [];
-    }
+      if (message.uris.length > 0) return message.uris.some(readsTasks) ? [TASKS_READ] : [];
+      return message.name === undefined ? [] : (policy.prompts.get(message.name) ?? []);
     default:
       return [];
   }
 }
 
-/** The scopes a POST body needs: one message, or every message of a (2025-03-26) batch. */
-export function scopesForBody(body: unknown, policy: ScopePolicy): string[] {
-  const messages = Array.isArray(body) ? body : [body];
+/** The scopes a whole request needs: one message, or every message of a (2025-03-26) batch. */
+export function scopesForReading(reading: Pick<RequestReading, 'messages'>, policy: ScopePolicy): string[] {
   const needed = new Set<string>();
-  for (const message of messages) for (const scope of scopesForMessage(message, policy)) needed.add(scope);
+  for (const message of reading.messages)
+    for (const scope of scopesForMessageReading(message, policy)) needed.add(scope);
   return [...needed].sort();
+}
+
+/** The scopes one raw JSON-RPC message needs (read the same way as a request's messages). */
+export function scopesForMessage(message: unknown, policy: ScopePolicy): readonly string[] {
+  return scopesForMessageReading(readMessage(message), policy);
+}
+
+/** The scopes a raw POST body needs. */
+export function scopesForBody(body: unknown, policy: ScopePolicy): string[] {
+  return scopesForReading({ messages: (Array.isArray(body) ? body : [body]).map(readMessage) }, policy);
 }
 
 /** What `granted` lacks of `needed`. */

@@ -15,13 +15,17 @@ import express, { type Express } from 'express';
 import type { IssuerMetadata } from '../auth/issuer.js';
 import { createResourceServer } from '../auth/resource-server.js';
 import type { ScopePolicy } from '../auth/scopes.js';
+import { CLOCK_TOLERANCE_SECONDS } from '../auth/token-verifier.js';
 import type { Logger } from '../logger.js';
 import type { TaskEvents } from '../tasks/events.js';
 import { SERVER_NAME, SERVER_VERSION } from '../version.js';
+import { ClientShares } from './client-shares.js';
+import { curlPathGuard } from './curl-path-guard.js';
 import { verifyJsonDepth } from './json-depth.js';
 import { bodyErrorHandler, sendJsonRpcError } from './json-rpc-errors.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
 import { createRateLimits, type RateLimitOptions } from './rate-limits.js';
+import { readMcpRequest, readToolRouteRequest } from './request-reading.js';
 import { SessionRegistry } from './sessions.js';
 import { createToolRoutes } from './tool-routes.js';
 
@@ -42,6 +46,11 @@ export interface Readiness {
   notifications?: 'listening' | 'reconnecting';
 }
 
+/** Defaults for the fair shares (env.ts sets them from MCP_MAX_*). */
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 50;
+export const DEFAULT_MAX_STREAMS = 1_024;
+export const DEFAULT_MAX_STREAMS_PER_CLIENT = 16;
+
 /** Largest request body accepted anywhere (MCP messages and curl-path arguments are small). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_BODY_LABEL = '1 MB';
@@ -51,7 +60,14 @@ export interface AppOptions {
   logger: Logger;
   stateless: boolean;
   sessionTtlSeconds: number;
+  /** Live 2025 sessions in all: past it, 503. */
   maxSessions: number;
+  /** Live 2025 sessions one client (subject, else address) may hold: past it, 429. */
+  maxSessionsPerClient?: number;
+  /** Open long-lived streams (2025 GET streams, 2026-07-28 listen streams) in all: past it, 503. */
+  maxStreams?: number;
+  /** Open long-lived streams one client may hold: past it, 429. */
+  maxStreamsPerClient?: number;
   /** Extra `Host` names to accept besides localhost (needed when bound to 0.0.0.0, e.g. in Docker). */
   allowedHosts?: string[];
   /** Extra `Origin` hostnames to accept besides localhost. */
@@ -104,14 +120,35 @@ export function createApp(options: AppOptions): WorkshopApp {
     : new SessionRegistry({
         ttlMs: options.sessionTtlSeconds * 1000,
         maxSessions: options.maxSessions,
+        maxSessionsPerClient: Math.min(
+          options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
+          options.maxSessions,
+        ),
         logger,
       });
+  const maxStreams = options.maxStreams ?? DEFAULT_MAX_STREAMS;
+  const streams = new ClientShares(
+    Math.min(options.maxStreamsPerClient ?? DEFAULT_MAX_STREAMS_PER_CLIENT, maxStreams),
+    maxStreams,
+  );
+  const resourceServer = options.auth && createResourceServer({ ...options.auth, logger });
   const endpoint = createMcpEndpoint({
     buildServer,
     logger,
     sessions,
     maxBodyBytes: MAX_BODY_BYTES,
     taskEvents: options.taskEvents,
+    streams,
+    ...(resourceServer && {
+      auth: {
+        policy: resourceServer.policy,
+        resourceMetadataUrl: resourceServer.resourceMetadataUrl,
+        clock: {
+          now: options.auth?.now ?? (() => new Date()),
+          toleranceSeconds: CLOCK_TOLERANCE_SECONDS,
+        },
+      },
+    }),
   });
 
   const app = express();
@@ -119,12 +156,18 @@ export function createApp(options: AppOptions): WorkshopApp {
   if (options.trustProxy) app.set('trust proxy', trustProxySetting(options.trustProxy));
   // DNS-rebinding and cross-site protection: a foreign Host or Origin gets 403 before anything else runs.
   app.use(hostHeaderValidation([...localhostAllowedHostnames(), ...(options.allowedHosts ?? [])]));
-  const resourceServer = options.auth && createResourceServer({ ...options.auth, logger });
   // Public on purpose, and before the Origin check: any client, browser-based ones included, reads
   // the metadata to learn how to get a token. /health stays open too.
   if (resourceServer) app.use(resourceServer.metadata);
   app.use(originValidation([...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])]));
+  // The curl path is for curl: same-origin browsers at most, and JSON bodies only (before sign-in,
+  // so a cross-site page learns nothing, not even whether a token would have been needed).
+  app.post('/tools/:name', curlPathGuard);
+  const limits = options.rateLimits && createRateLimits(options.rateLimits);
   if (resourceServer) {
+    // Counted by address before the token is checked, and refunded when it proves good: a flood of
+    // bad tokens runs into 429 instead of costing a verification each.
+    if (limits) app.use(['/mcp', '/tools'], limits.authFailures);
     // Before the body is parsed: a request without a valid token costs no more than a header check.
     app.use(['/mcp', '/tools'], resourceServer.authenticate);
   }
@@ -134,9 +177,22 @@ export function createApp(options: AppOptions): WorkshopApp {
   // `verify` refuses JSON nested too deep from the raw bytes, before it is parsed.
   app.use(express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false, verify: verifyJsonDepth }));
 
-  if (options.rateLimits) {
+  // The one reading of each request (ADR 015): limits, scopes and the endpoint all decide from it.
+  app.use('/mcp', (req, _res, next) => {
+    readMcpRequest(req);
+    next();
+  });
+  app.get('/tools', (req, _res, next) => {
+    readToolRouteRequest(req, undefined);
+    next();
+  });
+  app.post('/tools/:name', (req, _res, next) => {
+    readToolRouteRequest(req, req.params.name);
+    next();
+  });
+
+  if (limits) {
     // After sign-in, so a signed-in client is counted as who it is, not where it comes from.
-    const limits = createRateLimits(options.rateLimits);
     app.use('/health', limits.handshake);
     app.use('/mcp', limits.mcp);
     app.get('/tools', limits.handshake);
@@ -178,8 +234,8 @@ export function createApp(options: AppOptions): WorkshopApp {
   });
 
   if (resourceServer) {
-    app.use('/mcp', resourceServer.mcpScopes);
-    app.post('/tools/:name', resourceServer.toolScopes);
+    app.use('/mcp', resourceServer.scopes);
+    app.post('/tools/:name', resourceServer.scopes);
   }
   app.all('/mcp', endpoint.handle);
   app.use(createToolRoutes(buildServer, logger));

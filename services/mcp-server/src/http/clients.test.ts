@@ -8,6 +8,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHARED_OWNER } from '../auth/caller.js';
 import { startTestServer, type TestServer } from '../test-support/http.js';
 
 /** One call per tool, with arguments that succeed on a fresh database. */
@@ -54,11 +55,13 @@ describe('official v2 client (@modelcontextprotocol/client)', () => {
         expect(tools.map((tool) => tool.name)).toEqual(
           expect.arrayContaining(SAMPLE_CALLS.map((call) => call.name)),
         );
-        for (const task of await srv.deps.tasks.list('all')) await srv.deps.tasks.delete(task.id);
+        // Sign-in is off here, so every client shares the one list (SHARED_OWNER).
+        for (const task of await srv.deps.tasks.list(SHARED_OWNER, 'all'))
+          await srv.deps.tasks.delete(SHARED_OWNER, task.id);
         for (const call of SAMPLE_CALLS) {
           const task =
             call.name.endsWith('_task') && call.name !== 'add_task'
-              ? (await srv.deps.tasks.list('all'))[0]
+              ? (await srv.deps.tasks.list(SHARED_OWNER, 'all'))[0]
               : undefined;
           const args = task ? { id: task.id } : call.arguments;
           expectStructured((await client.callTool({ name: call.name, arguments: args })) as AnyResult);

@@ -1,12 +1,19 @@
 /**
  * @module http/json-rpc-errors
  * HTTP-level failures answered in JSON-RPC's error shape, so MCP clients can read them.
- * `id` is null because these happen before (or instead of) reading a request id.
+ * `id` is null unless the caller knows the request's id: most of these happen before (or
+ * instead of) reading one.
  */
 import type { ErrorRequestHandler, Response } from 'express';
 
-export function sendJsonRpcError(res: Response, status: number, code: number, message: string): void {
-  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+export function sendJsonRpcError(
+  res: Response,
+  status: number,
+  code: number,
+  message: string,
+  id: string | number | null = null,
+): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id });
 }
 
 /** Maps body-parser failures (bad JSON, too large, too deep) to the answers the MCP spec and clients expect. */

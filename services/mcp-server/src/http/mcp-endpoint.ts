@@ -16,22 +16,27 @@
 import { randomUUID } from 'node:crypto';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
-  classifyInboundRequest,
   createMcpHandler,
   isInitializeRequest,
   type McpRequestContext,
   type McpServer,
 } from '@modelcontextprotocol/server';
 import type { Request, RequestHandler, Response } from 'express';
-import { subjectOf } from '../auth/guard.js';
+import { ownerOf } from '../auth/caller.js';
+import { refuseForScope } from '../auth/guard.js';
+import { missingScopes, type ScopePolicy, scopesForReading } from '../auth/scopes.js';
 import type { Logger } from '../logger.js';
+import { OwnerScopedEventBus } from '../resources/owner-bus.js';
 import { publishTaskChanges } from '../resources/publish.js';
 import type { TaskEvents } from '../tasks/events.js';
+import type { ClientShares, ShareRefusal } from './client-shares.js';
 import { SessionEventStore } from './event-store.js';
 import { sendJsonRpcError } from './json-rpc-errors.js';
 import { nodeAdapter } from './node-adapter.js';
+import { type RequestReading, readingOf } from './request-reading.js';
 import { ServerPool } from './server-pool.js';
 import type { SessionRegistry } from './sessions.js';
+import { endWithToken, type TokenClock } from './token-lifetime.js';
 
 export interface McpEndpointOptions {
   buildServer: () => McpServer;
@@ -42,6 +47,16 @@ export interface McpEndpointOptions {
   maxBodyBytes: number;
   /** Task writes, published to 2026-07-28 `subscriptions/listen` streams. */
   taskEvents?: TaskEvents;
+  /** Long-lived streams (2025 GET streams, 2026-07-28 listen streams): per client and in all. */
+  streams: ClientShares;
+  /** With sign-in on: the scope policy and the token clock, for replays and stream lifetimes. */
+  auth?: EndpointAuth;
+}
+
+export interface EndpointAuth {
+  policy: ScopePolicy;
+  resourceMetadataUrl: string;
+  clock: TokenClock;
 }
 
 export interface McpEndpoint {
@@ -67,12 +82,6 @@ function batchAllowed(protocolVersionHeader: string | undefined): boolean {
  */
 const STATEFUL_LEGACY_METHODS = new Set(['initialize', 'notifications/initialized', 'logging/setLevel']);
 
-function methodOf(body: unknown): string | undefined {
-  return typeof body === 'object' && body !== null && 'method' in body && typeof body.method === 'string'
-    ? body.method
-    : undefined;
-}
-
 /**
  * The SDK's per-request handler, fed from a pool: each request borrows an instance through the
  * factory, and it goes back when the response has finished (`completed`) and the SDK let go of it.
@@ -80,7 +89,7 @@ function methodOf(body: unknown): string | undefined {
 function pooledHandler(
   buildServer: () => McpServer,
   legacy: 'stateless' | 'reject',
-  options: { onerror: (error: Error) => void; maxBodyBytes: number },
+  options: { onerror: (error: Error) => void; maxBodyBytes: number; bus: OwnerScopedEventBus },
 ) {
   const pools = { modern: new ServerPool(buildServer), legacy: new ServerPool(buildServer) };
   const lent = new WeakMap<globalThis.Request, { server: McpServer; era: 'modern' | 'legacy' }>();
@@ -93,6 +102,7 @@ function pooledHandler(
     legacy,
     onerror: options.onerror,
     maxRequestBodySize: options.maxBodyBytes,
+    bus: options.bus,
   });
   const serve = nodeAdapter(handler.fetch, {
     onerror: options.onerror,
@@ -106,39 +116,88 @@ function pooledHandler(
   return { handler, pools, serve };
 }
 
-/** Single-value header, as the SDK reads it (a repeated header counts as its first value). */
-function header(req: Request, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
+/** How long a client over its share of sessions or streams should wait before trying again. */
+const SHARE_RETRY_AFTER_SECONDS = 30;
 
 /**
- * Would the SDK's `createMcpHandler` route this POST to its 2025 (legacy) side? The same
- * `classifyInboundRequest` the SDK's `isLegacyRequest` uses, on the body express parsed; a body
- * that is missing or not JSON is legacy, as there. No web `Request` is built for it.
+ * A client over its own share gets 429 (it can close what it holds); a server that is full for
+ * everyone gets 503. Both say what to do.
  */
-function isLegacy(req: Request): boolean {
-  if (req.body === undefined) return true;
-  const outcome = classifyInboundRequest({
-    httpMethod: 'POST',
-    protocolVersionHeader: header(req, 'mcp-protocol-version'),
-    mcpMethodHeader: header(req, 'mcp-method'),
-    mcpNameHeader: header(req, 'mcp-name'),
-    body: req.body,
-  });
-  return outcome.kind === 'legacy';
+function refuseShare(res: Response, refusal: ShareRefusal, what: string, limit: number, id: unknown): void {
+  res.setHeader('Retry-After', String(SHARE_RETRY_AFTER_SECONDS));
+  const message =
+    refusal === 'client'
+      ? `Too many open ${what} for this client: at most ${limit}. Close unused ones, or retry in ${SHARE_RETRY_AFTER_SECONDS} s.`
+      : `Too many open ${what} on this server. Retry in ${SHARE_RETRY_AFTER_SECONDS} s.`;
+  sendJsonRpcError(res, refusal === 'client' ? 429 : 503, -32000, message, jsonRpcId(id));
+}
+
+function jsonRpcId(id: unknown): string | number | null {
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+function firstId(req: Request): unknown {
+  const body: unknown = req.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'id' in body
+    ? body.id
+    : undefined;
+}
+
+/** A 2025 request that leaves per-client state on its instance, or a batch that may carry one. */
+function needsFreshInstance(reading: RequestReading): boolean {
+  return (
+    reading.batch || reading.messages.some((message) => STATEFUL_LEGACY_METHODS.has(message.method ?? ''))
+  );
+}
+
+function isListen(reading: RequestReading): boolean {
+  return reading.era === 'modern' && reading.messages[0]?.method === 'subscriptions/listen';
 }
 
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
-  const { buildServer, logger, sessions, maxBodyBytes, taskEvents } = options;
+  const { buildServer, logger, sessions, maxBodyBytes, taskEvents, streams, auth } = options;
   const onerror = (error: Error) => logger.warn({ err: error }, 'MCP handler reported an error');
+  // listen streams hear only their own owner's task changes: the bus files each stream under the
+  // owner of the request that opened it, which `runAs` below makes known while it is served.
+  const bus = new OwnerScopedEventBus(onerror);
+  const stopPublishing = taskEvents ? publishTaskChanges(taskEvents, bus) : () => {};
+
+  /**
+   * Holds one of the client's stream shares for as long as `res` is open, and ends `res` when
+   * its token expires. Returns false (having answered) when the client is over its share.
+   */
+  const openStream = (req: Request, res: Response, reading: RequestReading): boolean => {
+    const taken = streams.take(reading.clientKey);
+    if (typeof taken !== 'function') {
+      refuseShare(
+        res,
+        taken,
+        'streams',
+        taken === 'client' ? streams.perClient : streams.total,
+        firstId(req),
+      );
+      return false;
+    }
+    res.once('close', taken);
+    if (auth) endWithToken(res, req.auth, auth.clock);
+    return true;
+  };
+
+  /** Serves a POST one instance answers (modern, or stateless 2025), minding listen streams. */
+  const servePerRequest = async (
+    req: Request,
+    res: Response,
+    reading: RequestReading,
+    serve: (req: Request, res: Response, body: unknown) => Promise<void>,
+  ): Promise<void> => {
+    if (isListen(reading) && !openStream(req, res, reading)) return;
+    await bus.runAs(ownerOf(req.auth), () => serve(req, res, req.body));
+  };
 
   if (!sessions) {
     // A 2025 request that sets per-client state gets its own instance, never a pooled one; so
     // does a batch (2025-03-26), which may carry such a request among others.
-    const fresh = (body: unknown) => Array.isArray(body) || STATEFUL_LEGACY_METHODS.has(methodOf(body) ?? '');
-    const stateless = pooledHandler(buildServer, 'stateless', { onerror, maxBodyBytes });
-    const stopPublishing = taskEvents ? publishTaskChanges(taskEvents, stateless.handler.notify) : () => {};
+    const stateless = pooledHandler(buildServer, 'stateless', { onerror, maxBodyBytes, bus });
     const unpooled = nodeAdapter(
       createMcpHandler(() => buildServer(), {
         legacy: 'stateless',
@@ -148,7 +207,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       { onerror },
     );
     return {
-      handle: (req, res) => void (fresh(req.body) ? unpooled : stateless.serve)(req, res, req.body),
+      handle: async (req, res) => {
+        const reading = readingOf(req);
+        const fresh = reading.era === 'legacy' && needsFreshInstance(reading);
+        await servePerRequest(req, res, reading, fresh ? unpooled : stateless.serve);
+      },
       close: () => {
         stopPublishing();
         return stateless.handler.close();
@@ -156,70 +219,86 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     };
   }
 
-  const modern = pooledHandler(buildServer, 'reject', { onerror, maxBodyBytes });
-  const stopPublishing = taskEvents ? publishTaskChanges(taskEvents, modern.handler.notify) : () => {};
+  const modern = pooledHandler(buildServer, 'reject', { onerror, maxBodyBytes, bus });
 
-  const serveLegacy = async (req: Request, res: Response): Promise<void> => {
+  const serveSession = async (req: Request, res: Response, reading: RequestReading, sessionId: string) => {
+    const session = sessions.get(sessionId);
+    if (!session) {
+      sendJsonRpcError(
+        res,
+        404,
+        -32001,
+        'Session not found. It expired or was closed: send initialize again.',
+      );
+      return;
+    }
+    if (session.subject !== reading.subject) {
+      // 403, not 404: the id is real, and it is the token that is wrong for it. Whose it is stays unsaid.
+      sendJsonRpcError(
+        res,
+        403,
+        -32001,
+        'This session belongs to another user: open your own with initialize.',
+      );
+      return;
+    }
+    if (auth) {
+      const needed = scopesForReading(reading, auth.policy);
+      for (const scope of needed) session.scopesUsed.add(scope);
+      // A replay hands back answers to earlier requests (list_tasks results among them): the token
+      // asking for them must hold every scope those requests needed, not just the one it has now.
+      if (req.method === 'GET' && req.header('last-event-id') !== undefined) {
+        const used = [...session.scopesUsed].sort();
+        const missing = missingScopes(used, req.auth?.scopes ?? []);
+        if (missing.length > 0) {
+          logger.info({ clientId: req.auth?.clientId, missing }, 'refused a replay for scope');
+          refuseForScope(res, auth, used, missing);
+          return;
+        }
+      }
+    }
+    const stream = req.method === 'GET';
+    if (stream && !openStream(req, res, reading)) return;
+    res.on('close', sessions.track(session, stream ? 'stream' : 'post'));
+    await session.transport.handleRequest(req, res, req.body);
+  };
+
+  const openSession = async (req: Request, res: Response, reading: RequestReading) => {
+    const refusal = await sessions.refusal(reading.clientKey);
+    if (refusal) {
+      const limit = refusal === 'client' ? sessions.maxPerClient : sessions.maxSessions;
+      refuseShare(res, refusal, 'sessions (close unused ones with DELETE /mcp)', limit, firstId(req));
+      return;
+    }
+    const server = buildServer();
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      // Numbered events, the priming event of 2025-11-25, and Last-Event-ID replay after a drop.
+      eventStore: new SessionEventStore(),
+      retryInterval: SSE_RETRY_MS,
+      onsessioninitialized: (id) => {
+        const session = sessions.add(transport, server, id, reading);
+        if (auth) for (const scope of scopesForReading(reading, auth.policy)) session.scopesUsed.add(scope);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.remove(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  };
+
+  const serveLegacy = async (req: Request, res: Response, reading: RequestReading): Promise<void> => {
     const sessionId = req.header('mcp-session-id');
-    if (sessionId !== undefined) {
-      const session = sessions.get(sessionId);
-      if (!session) {
-        sendJsonRpcError(
-          res,
-          404,
-          -32001,
-          'Session not found. It expired or was closed: send initialize again.',
-        );
-        return;
-      }
-      if (session.subject !== subjectOf(req.auth)) {
-        // 403, not 404: the id is real, and it is the token that is wrong for it. Whose it is stays unsaid.
-        sendJsonRpcError(
-          res,
-          403,
-          -32001,
-          'This session belongs to another user: open your own with initialize.',
-        );
-        return;
-      }
-      res.on('close', sessions.track(session));
-      await session.transport.handleRequest(req, res, req.body);
-      return;
-    }
-    if (req.method === 'POST' && isInitializeRequest(req.body)) {
-      if (!(await sessions.hasRoom())) {
-        res.setHeader('Retry-After', '30');
-        sendJsonRpcError(
-          res,
-          503,
-          -32000,
-          'Too many open sessions. Close unused ones with DELETE /mcp, or retry later.',
-        );
-        return;
-      }
-      const server = buildServer();
-      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        // Numbered events, the priming event of 2025-11-25, and Last-Event-ID replay after a drop.
-        eventStore: new SessionEventStore(),
-        retryInterval: SSE_RETRY_MS,
-        onsessioninitialized: (id) => {
-          sessions.add(transport, server, id, subjectOf(req.auth));
-        },
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.remove(transport.sessionId);
-      };
-      await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
-      return;
-    }
+    if (sessionId !== undefined) return serveSession(req, res, reading, sessionId);
+    if (req.method === 'POST' && isInitializeRequest(req.body)) return openSession(req, res, reading);
     sendJsonRpcError(res, 400, -32000, 'Bad Request: missing Mcp-Session-Id header. Send initialize first.');
   };
 
   const handle: RequestHandler = async (req, res) => {
     try {
-      if (Array.isArray(req.body) && !batchAllowed(req.header('mcp-protocol-version'))) {
+      const reading = readingOf(req);
+      if (reading.batch && !batchAllowed(req.header('mcp-protocol-version'))) {
         sendJsonRpcError(
           res,
           400,
@@ -228,8 +307,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         );
         return;
       }
-      if (req.method === 'POST' && !isLegacy(req)) {
-        await modern.serve(req, res, req.body);
+      if (reading.era === 'modern') {
+        await servePerRequest(req, res, reading, modern.serve);
         return;
       }
       // 2026-07-28 has no GET stream and no sessions to DELETE; only sessions (2025 era) use those verbs.
@@ -238,7 +317,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         sendJsonRpcError(res, 405, -32000, `Method not allowed: protocol ${MODERN_VERSION} uses POST only.`);
         return;
       }
-      await serveLegacy(req, res);
+      await serveLegacy(req, res, reading);
     } catch (error) {
       logger.error({ err: error }, 'unexpected error on /mcp');
       if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'Internal server error');

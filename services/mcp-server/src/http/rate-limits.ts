@@ -7,12 +7,17 @@
  *   `POST /tools/:name`, the curl path that runs the same tools;
  * - **handshakes**: everything else that reaches `/mcp`, `/tools` and `/health`: `initialize`,
  *   lists, reads, notifications, responses, SSE streams and `DELETE`.
- * A client is the token's subject and client id when sign-in is on, else its address. Over the
- * limit: 429, `Retry-After`, the draft-8 `RateLimit` headers, and a JSON-RPC error body.
+ * A client is the token's subject and client id when sign-in is on, else its address
+ * (`clientKeyOf` in request-reading.ts); what counts as a call comes from the request's one
+ * reading. A third bucket, **sign-in failures**, sits before the token check and is keyed by
+ * address alone: a request counts against it before its token is verified and is refunded once
+ * the token proves good, so a flood of bad tokens gets 429 instead of an endless stream of 401s.
+ * Over any limit: 429, `Retry-After`, the draft-8 `RateLimit` headers, and a JSON error body.
  */
 import { isPlainObject } from '@mcp-workshop/shared';
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, MemoryStore, rateLimit } from 'express-rate-limit';
+import { type AugmentedRequest, MemoryStore, rateLimit } from 'express-rate-limit';
+import { addressKeyOf, clientKeyOf, hasReading, readingOf } from './request-reading.js';
 
 /** Both limits are per minute; shorter windows make bursts pass and then stall. */
 const WINDOW_MS = 60_000;
@@ -24,6 +29,11 @@ export interface RateLimitOptions {
   callsPerMinute: number;
   /** Every other request per client per minute; 0 turns the limit off. */
   handshakesPerMinute: number;
+  /**
+   * Requests per address per minute whose token turned out bad (or was missing), counted before
+   * the token is verified; 0 turns it off. Only mounted when sign-in is on.
+   */
+  authFailuresPerMinute?: number;
 }
 
 export interface RateLimits {
@@ -33,22 +43,18 @@ export interface RateLimits {
   toolCall: RequestHandler;
   /** For `GET /tools` and `/health`. */
   handshake: RequestHandler;
+  /** Before the token check on `/mcp` and `/tools`: the address's budget for bad tokens. */
+  authFailures: RequestHandler;
 }
 
-function toolCallsIn(body: unknown): number {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.filter((message) => isPlainObject(message) && message.method === 'tools/call').length;
+/** The reading's key where the request was read (everything but /health), else the address. */
+function clientKey(req: Request): string {
+  return hasReading(req) ? readingOf(req).clientKey : clientKeyOf(req);
 }
 
-/** The client a request counts against: who signed in, or where it comes from. Never the token. */
-export function clientKey(req: Request): string {
-  const auth = req.auth;
-  if (auth) {
-    const sub = typeof auth.extra?.sub === 'string' ? auth.extra.sub : '';
-    return `sub:${sub}|client:${auth.clientId}`;
-  }
-  // ipKeyGenerator groups an IPv6 client's /56, so rotating addresses inside it doesn't dodge the limit.
-  return `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
+/** Whether the request got past sign-in: anything but a 401 (a 503 for unreachable keys is no one's fault). */
+function signedIn(_req: Request, res: Response): boolean {
+  return res.statusCode !== 401;
 }
 
 function jsonRpcId(body: unknown): string | number | null {
@@ -57,12 +63,17 @@ function jsonRpcId(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-function limiter(limit: number, what: string, store: MemoryStore): RequestHandler {
+function limiter(
+  limit: number,
+  what: string,
+  store: MemoryStore,
+  keyGenerator: (req: Request) => string = clientKey,
+): RequestHandler {
   return rateLimit({
     windowMs: WINDOW_MS,
     limit,
     store,
-    keyGenerator: clientKey,
+    keyGenerator,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     handler: (req: Request, res: Response) => {
@@ -88,11 +99,12 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
       : pass;
   return {
     mcp: async (req, res, next) => {
-      const count = req.method === 'POST' ? toolCallsIn(req.body) : 0;
+      const reading = readingOf(req);
+      const count = reading.toolCalls;
       if (count === 0) return handshakes(req, res, next);
       // The limiter counts one hit per request; a batch's other calls are added to its store first.
       if (options.callsPerMinute > 0) {
-        const key = clientKey(req);
+        const key = reading.clientKey;
         // Past the limit, more hits change nothing; the body limit already bounds a batch's size.
         const extras = Math.min(count, options.callsPerMinute + 1) - 1;
         for (let extra = 0; extra < extras; extra++) await callStore.increment(key);
@@ -101,5 +113,37 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
     },
     toolCall: calls,
     handshake: handshakes,
+    authFailures: authFailureLimiter(options.authFailuresPerMinute ?? 0),
   };
+}
+
+/**
+ * Counts a request against its address before the token is checked, and gives the hit back once
+ * the response shows the token was good (express-rate-limit's `skipSuccessfulRequests`). Keyed by
+ * address: a request with a bad token has no one else to be.
+ */
+function authFailureLimiter(perMinute: number): RequestHandler {
+  if (perMinute <= 0) return pass;
+  return rateLimit({
+    windowMs: WINDOW_MS,
+    limit: perMinute,
+    store: new MemoryStore(),
+    keyGenerator: addressKeyOf,
+    skipSuccessfulRequests: true,
+    requestWasSuccessful: signedIn,
+    requestPropertyName: 'authFailureLimit',
+    // No RateLimit headers on every answer: they would sit next to the call and handshake limits'
+    // own and describe a budget a signed-in client never spends. A refusal says it all.
+    standardHeaders: false,
+    legacyHeaders: false,
+    handler: (req: Request, res: Response) => {
+      const resetAt = (req as AugmentedRequest).authFailureLimit?.resetTime?.getTime();
+      const retryAfter = resetAt ? Math.max(1, Math.ceil((resetAt - Date.now()) / 1000)) : WINDOW_MS / 1000;
+      res.setHeader('Retry-After', String(retryAfter));
+      res.status(429).json({
+        error: 'too_many_requests',
+        error_description: `Too many requests without a valid access token from this address: at most ${perMinute} a minute. Get a fresh token and retry in ${retryAfter} s.`,
+      });
+    },
+  });
 }

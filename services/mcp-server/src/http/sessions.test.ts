@@ -9,6 +9,8 @@ import {
 } from '../test-support/http.js';
 import { SessionRegistry } from './sessions.js';
 
+const ONE_CLIENT = { subject: undefined, clientKey: 'ip:127.0.0.1' };
+
 describe('SessionRegistry', () => {
   const fakeSession = () => {
     const closed = { transport: false, server: false };
@@ -36,7 +38,7 @@ describe('SessionRegistry', () => {
       now: () => now,
     });
     const fake = fakeSession();
-    registry.add(fake.transport, fake.server, 'a');
+    registry.add(fake.transport, fake.server, 'a', ONE_CLIENT);
     now = 999;
     expect(await registry.sweep()).toBe(0);
     now = 1000;
@@ -55,7 +57,7 @@ describe('SessionRegistry', () => {
       now: () => now,
     });
     const fake = fakeSession();
-    const session = registry.add(fake.transport, fake.server, 'a');
+    const session = registry.add(fake.transport, fake.server, 'a', ONE_CLIENT);
     const done = registry.track(session);
     now = 60_000;
     expect(await registry.sweep()).toBe(0);
@@ -77,12 +79,50 @@ describe('SessionRegistry', () => {
       logger: createSilentLogger(),
       now: () => now,
     });
-    registry.add(fakeSession().transport, fakeSession().server, 'a');
-    registry.add(fakeSession().transport, fakeSession().server, 'b');
-    expect(await registry.hasRoom()).toBe(false);
+    registry.add(fakeSession().transport, fakeSession().server, 'a', { subject: undefined, clientKey: 'x' });
+    registry.add(fakeSession().transport, fakeSession().server, 'b', { subject: undefined, clientKey: 'y' });
+    expect(await registry.refusal('z')).toBe('global');
     now = 5000;
-    expect(await registry.hasRoom()).toBe(true);
+    expect(await registry.refusal('z')).toBeUndefined();
     expect(registry.size).toBe(0);
+    await registry.closeAll();
+  });
+
+  it("refuses a client past its own share with 'client' while others still get in, and frees the share on close", async () => {
+    const registry = new SessionRegistry({
+      ttlMs: 60_000,
+      maxSessions: 10,
+      maxSessionsPerClient: 2,
+      logger: createSilentLogger(),
+    });
+    const greedy = { subject: undefined, clientKey: 'ip:greedy' };
+    registry.add(fakeSession().transport, fakeSession().server, 'a', greedy);
+    registry.add(fakeSession().transport, fakeSession().server, 'b', greedy);
+    expect(await registry.refusal('ip:greedy')).toBe('client');
+    expect(await registry.refusal('ip:someone-else')).toBeUndefined();
+    registry.remove('a');
+    expect(registry.heldBy('ip:greedy')).toBe(1);
+    expect(await registry.refusal('ip:greedy')).toBeUndefined();
+    await registry.closeAll();
+    expect(registry.heldBy('ip:greedy')).toBe(0);
+  });
+
+  it('expires a session on the TTL from its last request even while a GET stream is open', async () => {
+    let now = 0;
+    const registry = new SessionRegistry({
+      ttlMs: 1000,
+      maxSessions: 10,
+      logger: createSilentLogger(),
+      now: () => now,
+    });
+    const fake = fakeSession();
+    const session = registry.add(fake.transport, fake.server, 'a', ONE_CLIENT);
+    registry.track(session, 'stream');
+    now = 999;
+    expect(await registry.sweep()).toBe(0);
+    now = 1000;
+    expect(await registry.sweep()).toBe(1);
+    expect(fake.closed).toEqual({ transport: true, server: true });
     await registry.closeAll();
   });
 });
@@ -94,28 +134,75 @@ describe('sessions over HTTP', () => {
     srv = undefined;
   });
 
-  it('refuses a new session at the cap with 503 and Retry-After, and accepts one after a DELETE', async () => {
-    srv = await startTestServer({ maxSessions: 2 });
-    const first = await openRawSession(srv.mcpUrl);
-    await openRawSession(srv.mcpUrl);
-    await expect(openRawSession(srv.mcpUrl)).rejects.toThrow(/HTTP 503/);
-    const refused = await fetch(srv.mcpUrl, {
+  /** initialize from a client the (trusted, loopback) proxy header names. */
+  const initializeAs = (url: string, client: string) =>
+    fetch(url, {
       method: 'POST',
-      headers: MCP_HEADERS,
+      headers: { ...MCP_HEADERS, 'x-forwarded-for': client },
       body: JSON.stringify({
         jsonrpc: '2.0',
-        id: 1,
+        id: 7,
         method: 'initialize',
         params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '0' } },
       }),
     });
-    expect(refused.headers.get('retry-after')).toBe('30');
-    expect(await refused.json()).toMatchObject({
-      error: { message: expect.stringMatching(/Too many open sessions/) },
+
+  it('gives a client past its own share 429, others still get in, a full server says 503, and a DELETE frees a share', async () => {
+    srv = await startTestServer({ maxSessions: 3, maxSessionsPerClient: 2, trustProxy: 'loopback' });
+    const opened: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const response = await initializeAs(srv.mcpUrl, '203.0.113.1');
+      await response.text();
+      expect(response.status).toBe(200);
+      opened.push(response.headers.get('mcp-session-id') ?? '');
+    }
+    const greedy = await initializeAs(srv.mcpUrl, '203.0.113.1');
+    expect(greedy.status).toBe(429);
+    expect(greedy.headers.get('retry-after')).toBe('30');
+    expect(await greedy.json()).toMatchObject({
+      id: 7,
+      error: {
+        code: -32000,
+        message: expect.stringMatching(/Too many open sessions.*for this client: at most 2/),
+      },
     });
-    await fetch(srv.mcpUrl, { method: 'DELETE', headers: { 'mcp-session-id': first } });
-    await expect(openRawSession(srv.mcpUrl)).resolves.toEqual(expect.any(String));
-    expect(srv.workshop.sessions?.size).toBe(2);
+
+    const other = await initializeAs(srv.mcpUrl, '203.0.113.2');
+    await other.text();
+    expect(other.status).toBe(200);
+    const full = await initializeAs(srv.mcpUrl, '203.0.113.3');
+    expect(full.status).toBe(503);
+    expect(await full.json()).toMatchObject({ error: { message: expect.stringMatching(/on this server/) } });
+
+    await fetch(srv.mcpUrl, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': opened[0] ?? '', 'x-forwarded-for': '203.0.113.1' },
+    });
+    const again = await initializeAs(srv.mcpUrl, '203.0.113.1');
+    await again.text();
+    expect(again.status).toBe(200);
+    expect(srv.workshop.sessions?.size).toBe(3);
+  });
+
+  it('closes a session on its TTL although its GET stream is still open, and ends that stream', async () => {
+    srv = await startTestServer({ sessionTtlSeconds: 1 });
+    const sessionId = await openRawSession(srv.mcpUrl);
+    const stream = await fetch(srv.mcpUrl, {
+      headers: {
+        accept: 'text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
+    });
+    expect(stream.status).toBe(200);
+    const ended = stream.text().then(() => 'ended');
+    // Bounded wait: TTL 1 s, swept every 500 ms, so 5 s is ample.
+    for (let i = 0; i < 50 && (srv.workshop.sessions?.size ?? 0) > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(srv.workshop.sessions?.size).toBe(0);
+    const timeout = new Promise((resolve) => setTimeout(() => resolve('still open'), 3_000));
+    expect(await Promise.race([ended, timeout])).toBe('ended');
   });
 
   it('expires an idle session after MCP_SESSION_TTL_SECONDS, after which its id gets 404', async () => {

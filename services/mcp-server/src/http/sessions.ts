@@ -1,30 +1,45 @@
 /**
  * @module http/sessions
  * Live 2025-era Streamable HTTP sessions. The SDK never expires a session by itself, so this
- * registry does: a session with no request in flight and no request for `ttlMs` is closed, and
- * the number of live sessions is capped so a client that never says goodbye cannot exhaust memory.
+ * registry does: a session with no POST in flight whose client sent nothing for `ttlMs` is
+ * closed, GET stream or not (an open stream is not a client still there: it would keep the
+ * session, and its share, forever). The number of live sessions is capped twice: per client
+ * (429, its own doing) and in all (503), so one client that never says goodbye locks out only itself.
  */
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
+import { ClientShares, type ShareRefusal } from './client-shares.js';
 
 export interface Session {
   readonly id: string;
   readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: McpServer;
+  /** When the client last sent a request on the session. */
   lastSeen: number;
-  /** Requests (including open GET streams) currently being served; a busy session is never idle. */
+  /** POSTs being served now; a session busy answering is never idle. Streams don't count. */
   inFlight: number;
   /**
    * The OAuth subject (`sub`) whose token opened the session, when sign-in is on. A session id is
    * not a credential: requests on it must come with a token for the same subject.
    */
   readonly subject: string | undefined;
+  /** The request reading's client key: whose share of sessions this one is. */
+  readonly clientKey: string;
+  /**
+   * Every scope a request on this session needed. A client replaying the session's stored
+   * events (`Last-Event-ID`) must hold them all: those events are the answers to such requests.
+   */
+  readonly scopesUsed: Set<string>;
+  /** Gives the session's share back; called once it is forgotten. */
+  readonly release: () => void;
 }
 
 export interface SessionRegistryOptions {
   ttlMs: number;
   maxSessions: number;
+  /** Sessions one client may hold at once; defaults to `maxSessions`. */
+  maxSessionsPerClient?: number;
   logger: Logger;
   now?: () => number;
 }
@@ -36,9 +51,11 @@ export class SessionRegistry {
   readonly #sessions = new Map<string, Session>();
   readonly #options: Required<SessionRegistryOptions>;
   readonly #timer: NodeJS.Timeout;
+  readonly #shares: ClientShares;
 
   constructor(options: SessionRegistryOptions) {
-    this.#options = { now: Date.now, ...options };
+    this.#options = { now: Date.now, maxSessionsPerClient: options.maxSessions, ...options };
+    this.#shares = new ClientShares(this.#options.maxSessionsPerClient, this.#options.maxSessions);
     const every = Math.max(50, Math.min(MAX_SWEEP_INTERVAL_MS, Math.floor(options.ttlMs / 2)));
     // unref: a pending sweep must never keep the process (or a test run) alive.
     this.#timer = setInterval(() => void this.sweep(), every).unref();
@@ -48,20 +65,51 @@ export class SessionRegistry {
     return this.#sessions.size;
   }
 
-  /** True when one more session may be opened (after closing any that expired). */
-  async hasRoom(): Promise<boolean> {
-    if (this.#sessions.size < this.#options.maxSessions) return true;
+  /** The caps, for the words of a refusal. */
+  get maxSessions(): number {
+    return this.#options.maxSessions;
+  }
+
+  get maxPerClient(): number {
+    return this.#options.maxSessionsPerClient;
+  }
+
+  /** How many sessions `clientKey` holds now. */
+  heldBy(clientKey: string): number {
+    return this.#shares.held(clientKey);
+  }
+
+  /**
+   * Why `clientKey` may not open one more session (after closing any that expired), or undefined
+   * when it may. Checked before a session is built; `add` takes the share once the SDK names it.
+   */
+  async refusal(clientKey: string): Promise<ShareRefusal | undefined> {
+    if (this.#shares.refusal(clientKey) === undefined) return undefined;
     await this.sweep();
-    return this.#sessions.size < this.#options.maxSessions;
+    return this.#shares.refusal(clientKey);
   }
 
   add(
     transport: NodeStreamableHTTPServerTransport,
     server: McpServer,
     id: string,
-    subject?: string,
+    owner: { subject: string | undefined; clientKey: string },
   ): Session {
-    const session: Session = { id, transport, server, lastSeen: this.#options.now(), inFlight: 0, subject };
+    const taken = this.#shares.take(owner.clientKey);
+    // Two initializes of one client racing past `refusal` can land here; the cap is a bound, not a
+    // promise, so the late one is still admitted rather than torn down mid-handshake.
+    const release = typeof taken === 'function' ? taken : () => {};
+    const session: Session = {
+      id,
+      transport,
+      server,
+      lastSeen: this.#options.now(),
+      inFlight: 0,
+      subject: owner.subject,
+      clientKey: owner.clientKey,
+      scopesUsed: new Set(),
+      release,
+    };
     this.#sessions.set(id, session);
     this.#options.logger.debug({ sessionId: id, live: this.#sessions.size }, 'session opened');
     return session;
@@ -71,10 +119,14 @@ export class SessionRegistry {
     return this.#sessions.get(id);
   }
 
-  /** Marks a request as started on a session; call the returned function when it ends. */
-  track(session: Session): () => void {
-    session.inFlight += 1;
+  /**
+   * Marks a client request on a session: the TTL counts from here. A POST is in flight until the
+   * returned function is called; a GET stream is not, so it cannot keep the session alive alone.
+   */
+  track(session: Session, kind: 'post' | 'stream' = 'post'): () => void {
     session.lastSeen = this.#options.now();
+    if (kind === 'stream') return () => {};
+    session.inFlight += 1;
     let done = false;
     return () => {
       if (done) return;
@@ -86,7 +138,9 @@ export class SessionRegistry {
 
   /** Forgets a session; called from the transport's `onclose`, so DELETE and expiry both land here. */
   remove(id: string): void {
-    if (this.#sessions.delete(id)) {
+    const session = this.#sessions.get(id);
+    if (session && this.#sessions.delete(id)) {
+      session.release();
       this.#options.logger.debug({ sessionId: id, live: this.#sessions.size }, 'session closed');
     }
   }
@@ -107,6 +161,7 @@ export class SessionRegistry {
 
   async #close(session: Session, reason: string): Promise<void> {
     this.#sessions.delete(session.id);
+    session.release();
     this.#options.logger.info({ sessionId: session.id, reason }, 'closing session');
     try {
       await session.transport.close();

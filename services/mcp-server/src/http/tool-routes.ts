@@ -7,7 +7,7 @@
  */
 import { isPlainObject } from '@mcp-workshop/shared';
 import { Client, ProtocolError } from '@modelcontextprotocol/client';
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { AuthInfo, McpServer } from '@modelcontextprotocol/server';
 import { Router } from 'express';
 import { connectInProcess } from '../in-process.js';
 import type { Logger } from '../logger.js';
@@ -17,10 +17,19 @@ import { SERVER_VERSION } from '../version.js';
 const MAX_LIST_PAGES = 100;
 const INVALID_PARAMS = -32602;
 
-async function withClient<T>(buildServer: () => McpServer, use: (client: Client) => Promise<T>): Promise<T> {
+/**
+ * Runs `use` on a fresh in-process connection that carries the caller's verified token, so the
+ * tools see who is asking (whose tasks, which scopes) exactly as they do on `/mcp`.
+ */
+async function withClient<T>(
+  buildServer: () => McpServer,
+  authInfo: AuthInfo | undefined,
+  use: (client: Client) => Promise<T>,
+): Promise<T> {
   const connection = await connectInProcess(
     buildServer(),
     new Client({ name: 'mcp-workshop-curl-path', version: SERVER_VERSION }),
+    authInfo,
   );
   try {
     return await use(connection.client);
@@ -32,9 +41,9 @@ async function withClient<T>(buildServer: () => McpServer, use: (client: Client)
 export function createToolRoutes(buildServer: () => McpServer, logger: Logger): Router {
   const router = Router();
 
-  router.get('/tools', async (_req, res, next) => {
+  router.get('/tools', async (req, res, next) => {
     try {
-      const tools = await withClient(buildServer, async (client) => {
+      const tools = await withClient(buildServer, req.auth, async (client) => {
         const all = [];
         let cursor: string | undefined;
         for (let page = 0; page < MAX_LIST_PAGES; page++) {
@@ -64,7 +73,7 @@ export function createToolRoutes(buildServer: () => McpServer, logger: Logger): 
       return;
     }
     try {
-      const result = await withClient(buildServer, (client) =>
+      const result = await withClient(buildServer, req.auth, (client) =>
         client.callTool({ name: req.params.name, arguments: args }),
       );
       res.json(result);

@@ -3,6 +3,8 @@
  * What every workshop prompt shares: the `WorkshopPrompt` shape `index.ts` lists, the argument
  * text schema, and the error mapping. Prompt errors are protocol errors (spec P4): a bad argument
  * is -32602 with a message that says how to fix it, anything else is -32603 that leaks nothing.
+ * A prompt that embeds tasks also checks its scopes on the request's own token
+ * (`promptCaller`), so a route that forgets the HTTP-level check still cannot leak them.
  */
 import { ToolError } from '@mcp-workshop/shared';
 import {
@@ -10,8 +12,11 @@ import {
   type McpServer,
   ProtocolError,
   ProtocolErrorCode,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { ownerOf } from '../auth/caller.js';
+import { missingScopes } from '../auth/scopes.js';
 import type { ToolDeps } from '../tools/deps.js';
 
 /** A prompt ready to be added to a server; `index.ts` keeps the one list of them. */
@@ -28,6 +33,24 @@ export function invalidArgument(prompt: string, message: string): ProtocolError 
     ProtocolErrorCode.InvalidParams,
     `Invalid arguments for prompt ${prompt}: ${message}`,
   );
+}
+
+/**
+ * The owner whose tasks `prompts/get` may embed, after checking the prompt's `scopes` on the
+ * request's own token; a JSON-RPC error naming the missing scopes otherwise, before any task is read.
+ */
+export function promptCaller(prompt: WorkshopPrompt, ctx: ServerContext): string {
+  const authInfo = ctx.http?.authInfo;
+  // No auth info means sign-in is off: with it on, the HTTP layer lets no request through without a token.
+  const missing = authInfo ? missingScopes(prompt.scopes, authInfo.scopes) : [];
+  if (missing.length > 0) {
+    const names = missing.join(' ');
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidRequest,
+      `Prompt ${prompt.name} needs the OAuth scope${missing.length === 1 ? '' : 's'} ${names}, which this sign-in did not grant. Sign in again and grant ${names}.`,
+    );
+  }
+  return ownerOf(authInfo);
 }
 
 /** Tabs and line breaks are fine in free text; other control characters (NUL, ESC…) never are. */

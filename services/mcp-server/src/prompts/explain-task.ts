@@ -1,25 +1,41 @@
 /**
  * @module prompts/explain-task
  * `explain_task`: embeds one task as a `tasks://<id>` resource and asks the model to break it
- * into steps. The id argument completes from the ids in the store. Test: `explain-task.test.ts`.
+ * into steps. Only the caller's own tasks: another user's id is "no such task", and the id argument
+ * completes from the caller's ids only, and not at all without `tasks:read` (checked on the
+ * request's own token too). Test: `explain-task.test.ts`.
  */
 
 import { completable, type GetPromptResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TASKS_READ } from '../auth/scopes.js';
+import { taskCompletionOwner } from '../resources/tasks.js';
 import type { Task } from '../tasks/store.js';
 import { cacheJsonSchema } from '../tools/cached-schema.js';
 import type { ToolDeps } from '../tools/deps.js';
-import { invalidArgument, runPrompt, safeCompletions, type WorkshopPrompt } from './define-prompt.js';
+import {
+  invalidArgument,
+  promptCaller,
+  runPrompt,
+  safeCompletions,
+  type WorkshopPrompt,
+} from './define-prompt.js';
 
 const NAME = 'explain_task';
 /** Digits only, and few enough that the number stays a safe integer (the store's ids are). */
 const TASK_ID_PATTERN = /^[1-9]\d{0,14}$/;
 
-/** Ids of every task, oldest first, that start with what was typed ("1" → "1", "10", "11"…). */
+/**
+ * Ids of the caller's tasks, oldest first, that start with what was typed ("1" → "1", "10",
+ * "11"…); none when the caller may not read tasks.
+ */
 export async function completeTaskId(deps: ToolDeps, value: string): Promise<string[]> {
+  const owner = taskCompletionOwner();
+  if (owner === undefined) return [];
   const typed = value.trim();
-  return (await deps.tasks.list('all')).map((task) => String(task.id)).filter((id) => id.startsWith(typed));
+  return (await deps.tasks.list(owner, 'all'))
+    .map((task) => String(task.id))
+    .filter((id) => id.startsWith(typed));
 }
 
 function buildArgsSchema(deps: ToolDeps) {
@@ -65,13 +81,14 @@ export const explainTask: WorkshopPrompt = {
           'The task is embedded as a tasks://<id> resource.',
         argsSchema: argsSchema(deps),
       },
-      ({ id }) => runPrompt(NAME, deps, () => buildExplanation(deps, Number(id))),
+      ({ id }, ctx) =>
+        runPrompt(NAME, deps, () => buildExplanation(deps, promptCaller(explainTask, ctx), Number(id))),
     );
   },
 };
 
-async function buildExplanation(deps: ToolDeps, id: number): Promise<GetPromptResult> {
-  const task = await deps.tasks.get(id);
+async function buildExplanation(deps: ToolDeps, owner: string, id: number): Promise<GetPromptResult> {
+  const task = await deps.tasks.get(owner, id);
   if (!task) {
     throw invalidArgument(NAME, `No task with id ${id}. Complete the id argument to see the existing ids.`);
   }

@@ -64,7 +64,7 @@ describe('registerPrompts', () => {
   });
 
   it('returns user messages with valid content blocks from every prompt', async () => {
-    const task = await fixture.deps.tasks.add('Book flights');
+    const task = await fixture.deps.tasks.add('', 'Book flights');
     const client = await connect();
     const args: Record<string, Record<string, string>> = {
       plan_trip: { city: 'Oslo' },
@@ -120,7 +120,7 @@ describe('registerPrompts', () => {
   });
 
   it('answers completion/complete for resource templates through the same handler', async () => {
-    const task = await fixture.deps.tasks.add('Book flights');
+    const task = await fixture.deps.tasks.add('', 'Book flights');
     const client = await connect();
     const { completion } = await client.complete({
       ref: { type: 'ref/resource', uri: 'tasks://{id}' },

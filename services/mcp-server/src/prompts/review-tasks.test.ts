@@ -33,17 +33,17 @@ describe('review_tasks', () => {
   };
   const addTasks = async (...titles: string[]) => {
     const tasks = [];
-    for (const title of titles) tasks.push(await fixture.deps.tasks.add(title));
+    for (const title of titles) tasks.push(await fixture.deps.tasks.add('', title));
     return tasks;
   };
 
   it('embeds every task as JSON and asks which to complete when no status is given', async () => {
     const [first, second] = await addTasks('Book flights', 'Pack bags');
-    await fixture.deps.tasks.complete(second?.id ?? 0);
+    await fixture.deps.tasks.complete('', second?.id ?? 0);
     const { result, snapshot, ask } = await get();
     expect(result.messages.map((message) => message.role)).toEqual(['user', 'user']);
     expect(snapshot).toMatchObject({ status: 'all', total: 2, shown: 2 });
-    expect(snapshot.tasks).toEqual(await fixture.deps.tasks.list('all'));
+    expect(snapshot.tasks).toEqual(await fixture.deps.tasks.list('', 'all'));
     expect(snapshot.tasks[0]).toMatchObject({ id: first?.id, title: 'Book flights', done: false });
     expect(ask).toMatch(/to do next/);
     expect(ask).toMatch(/complete_task/);
@@ -51,14 +51,14 @@ describe('review_tasks', () => {
 
   it('embeds only open tasks when status is "open"', async () => {
     const [, done] = await addTasks('Book flights', 'Pack bags');
-    await fixture.deps.tasks.complete(done?.id ?? 0);
+    await fixture.deps.tasks.complete('', done?.id ?? 0);
     const { snapshot } = await get({ status: 'open' });
     expect(snapshot.tasks.map((task) => task.title)).toEqual(['Book flights']);
   });
 
   it('asks for a retrospective instead of completions when status is "done"', async () => {
     const [task] = await addTasks('Book flights');
-    await fixture.deps.tasks.complete(task?.id ?? 0);
+    await fixture.deps.tasks.complete('', task?.id ?? 0);
     const { snapshot, ask } = await get({ status: 'done' });
     expect(snapshot.total).toBe(1);
     expect(ask).toMatch(/finished tasks/);

@@ -1,7 +1,8 @@
 /**
  * @module prompts/review-tasks
- * `review_tasks`: embeds the current task list as JSON and asks the model to review it, say
- * what to do next and which tasks to close with complete_task. Test: `review-tasks.test.ts`.
+ * `review_tasks`: embeds the caller's current task list as JSON and asks the model to review it,
+ * say what to do next and which tasks to close with complete_task. Needs `tasks:read`, checked on
+ * the request's own token too. Test: `review-tasks.test.ts`.
  */
 
 import { completable, type GetPromptResult } from '@modelcontextprotocol/server';
@@ -10,7 +11,7 @@ import { TASKS_READ } from '../auth/scopes.js';
 import type { Task, TaskStatusFilter } from '../tasks/store.js';
 import { cacheJsonSchema } from '../tools/cached-schema.js';
 import type { ToolDeps } from '../tools/deps.js';
-import { promptText, runPrompt, type WorkshopPrompt } from './define-prompt.js';
+import { promptCaller, promptText, runPrompt, type WorkshopPrompt } from './define-prompt.js';
 
 const NAME = 'review_tasks';
 export const STATUS_CHOICES = ['all', 'open', 'done'] as const satisfies readonly TaskStatusFilter[];
@@ -48,17 +49,21 @@ export const reviewTasks: WorkshopPrompt = {
           'finished so they can be completed with complete_task. The current tasks are embedded as JSON.',
         argsSchema,
       },
-      ({ status, focus }) => runPrompt(NAME, deps, () => buildReview(deps, status ?? 'all', focus?.trim())),
+      ({ status, focus }, ctx) =>
+        runPrompt(NAME, deps, () =>
+          buildReview(deps, promptCaller(reviewTasks, ctx), status ?? 'all', focus?.trim()),
+        ),
     );
   },
 };
 
 async function buildReview(
   deps: ToolDeps,
+  owner: string,
   status: TaskStatusFilter,
   focus: string | undefined,
 ): Promise<GetPromptResult> {
-  const tasks = await deps.tasks.list(status);
+  const tasks = await deps.tasks.list(owner, status);
   const shown = tasks.slice(0, MAX_REVIEW_TASKS);
   const snapshot = { status, total: tasks.length, shown: shown.length, tasks: shown };
   const omitted =

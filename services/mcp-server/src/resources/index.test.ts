@@ -45,7 +45,7 @@ describe('registerResources', () => {
   });
 
   it('gives every listed resource and template a name, title, description and mimeType', async () => {
-    await store.add('one');
+    await store.add('', 'one');
     await connect();
     const { resources } = await client.listResources();
     expect(resources.map((resource) => resource.uri)).toEqual(
@@ -71,7 +71,7 @@ describe('registerResources', () => {
   });
 
   it('pages resources/list and resources/templates/list with pageSize 2', async () => {
-    for (const title of ['a', 'b', 'c']) await store.add(title);
+    for (const title of ['a', 'b', 'c']) await store.add('', title);
     await connect(2);
     // The client's listResources() without a cursor walks every page itself; ask for page one raw.
     let page = await client.request({ method: 'resources/list', params: {} });

@@ -3,24 +3,26 @@
  * Feeds task writes to 2026-07-28 clients. Those clients hear about changes only on a
  * `subscriptions/listen` stream, which `createMcpHandler` owns; its server instances live for
  * one request and cannot hold listeners, so the HTTP endpoint calls this once with the handler's
- * notifier. (2025-era sessions are fed per instance by `subscriptions.ts`.)
- * Test: `subscriptions.http.test.ts`.
+ * event bus. Each event goes only to its owner's streams (`owner-bus.ts`); a list change for every
+ * owner (events were lost) goes to all. (2025-era sessions are fed per instance by `subscriptions.ts`.)
+ * Test: `owner-bus.test.ts`, `subscriptions.http.test.ts`.
  */
-import type { ServerNotifier } from '@modelcontextprotocol/server';
-import type { TaskEvents } from '../tasks/events.js';
+import { EVERY_OWNER, type TaskEvents } from '../tasks/events.js';
 import type { Task } from '../tasks/store.js';
+import type { OwnerScopedEventBus } from './owner-bus.js';
 import { ALL_TASKS_URI, taskUri } from './tasks.js';
 
-/** Publishes every task write on `notify`; returns the function that stops it. */
-export function publishTaskChanges(events: TaskEvents, notify: ServerNotifier): () => void {
+/** Publishes every task write on `bus`, to its owner's streams only; returns the function that stops it. */
+export function publishTaskChanges(events: TaskEvents, bus: OwnerScopedEventBus): () => void {
   // The handler filters by each stream's own filter, so publishing to nobody is a no-op.
-  const onUpdated = (task: Task) => {
-    notify.resourceUpdated(taskUri(task.id));
-    notify.resourceUpdated(ALL_TASKS_URI);
+  const onUpdated = (task: Task, owner: string) => {
+    bus.publishTo(owner, { kind: 'resource_updated', uri: taskUri(task.id) });
+    bus.publishTo(owner, { kind: 'resource_updated', uri: ALL_TASKS_URI });
   };
-  const onListChanged = () => {
-    notify.resourcesChanged();
-    notify.resourceUpdated(ALL_TASKS_URI);
+  const onListChanged = (owner: string | typeof EVERY_OWNER) => {
+    const send = owner === EVERY_OWNER ? bus.publish.bind(bus) : bus.publishTo.bind(bus, owner);
+    send({ kind: 'resources_list_changed' });
+    send({ kind: 'resource_updated', uri: ALL_TASKS_URI });
   };
   events.on('updated', onUpdated);
   events.on('listChanged', onListChanged);

@@ -1,10 +1,14 @@
 /**
  * Resource notifications over real HTTP, in both protocol eras: the 2025 session's GET stream
  * (`resources/subscribe`), the 2026-07-28 `subscriptions/listen` stream through the official v2
- * client, the resource-not-found code each era puts on the wire, and listener leaks.
+ * client, the resource-not-found code each era puts on the wire, and listener leaks. With sign-in
+ * on, each user's streams (a 2025 session's GET stream, a 2026-07-28 listen stream) hear only
+ * about that user's own tasks.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { discoverIssuer } from '../auth/issuer.js';
+import { TASKS_READ, TASKS_WRITE } from '../auth/scopes.js';
 import type { TaskEvents } from '../tasks/events.js';
 import {
   type JsonRpcMessage,
@@ -15,6 +19,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../test-support/http.js';
+import { startTestIssuer, type TestIssuer } from '../test-support/test-issuer.js';
 
 /** How long a test waits for a notification that should arrive at once. */
 const NOTIFICATION_WAIT_MS = 3_000;
@@ -158,13 +163,13 @@ describe('resource notifications over HTTP (2025 session)', () => {
     const watcherStream = await openGetStream(srv.mcpUrl, watcher);
     const bystanderStream = await openGetStream(srv.mcpUrl, bystander);
     try {
-      const task = await srv.deps.tasks.add('shared');
+      const task = await srv.deps.tasks.add('', 'shared');
       expect(await watcherStream.next()).toMatchObject({ method: 'notifications/resources/list_changed' });
       expect(await bystanderStream.next()).toMatchObject({ method: 'notifications/resources/list_changed' });
       await call(watcher, 'resources/subscribe', { uri: `tasks://${task.id}` });
-      await srv.deps.tasks.complete(task.id);
+      await srv.deps.tasks.complete('', task.id);
       expect(await watcherStream.next()).toMatchObject({ params: { uri: `tasks://${task.id}` } });
-      await srv.deps.tasks.add('marker');
+      await srv.deps.tasks.add('', 'marker');
       expect(await bystanderStream.next()).toMatchObject({ method: 'notifications/resources/list_changed' });
     } finally {
       watcherStream.close();
@@ -189,7 +194,7 @@ describe('resource notifications over HTTP (2025 session)', () => {
     const baseline = listenerCount(srv.deps.taskEvents);
     const ids: string[] = [];
     for (let i = 0; i < 20; i += 1) ids.push(await openRawSession(srv.mcpUrl));
-    const task = await srv.deps.tasks.add('watched');
+    const task = await srv.deps.tasks.add('', 'watched');
     for (const id of ids) await call(id, 'resources/subscribe', { uri: `tasks://${task.id}` });
     expect(listenerCount(srv.deps.taskEvents)).toBe(baseline + 40);
     for (const id of ids) {
@@ -220,7 +225,7 @@ describe('resource notifications over HTTP (2026-07-28)', () => {
 
   it('delivers resources/updated and list_changed on a subscriptions/listen stream', async () => {
     const modern = await connectModern();
-    const task = await srv.deps.tasks.add('watch me');
+    const task = await srv.deps.tasks.add('', 'watch me');
     const updated: string[] = [];
     let listChanged = 0;
     modern.setNotificationHandler('notifications/resources/updated', (notification) => {
@@ -252,7 +257,7 @@ describe('resource notifications over HTTP (2026-07-28)', () => {
 
   it('reads a task resource and rejects resources/subscribe, which the revision removed', async () => {
     const modern = await connectModern();
-    const task = await srv.deps.tasks.add('read me');
+    const task = await srv.deps.tasks.add('', 'read me');
     const { contents } = await modern.readResource({ uri: `tasks://${task.id}` });
     expect(JSON.parse((contents[0] as { text: string }).text)).toMatchObject({
       id: task.id,
@@ -312,7 +317,7 @@ describe('resource notifications over HTTP (stateless)', () => {
   afterAll(async () => srv.close());
 
   it('adds no task listeners for 200 per-request 2025 instances that initialize and subscribe', async () => {
-    const task = await srv.deps.tasks.add('watched');
+    const task = await srv.deps.tasks.add('', 'watched');
     const baseline = listenerCount(srv.deps.taskEvents);
     const headers = { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' };
     const post = async (body: unknown) => {
@@ -336,5 +341,108 @@ describe('resource notifications over HTTP (stateless)', () => {
       expect(subscribed?.result).toEqual({});
     }
     await vi.waitFor(() => expect(listenerCount(srv.deps.taskEvents)).toBe(baseline));
+  });
+});
+
+describe('resource notifications over HTTP, per owner (sign-in on)', () => {
+  const RESOURCE = 'http://127.0.0.1:3000/mcp';
+  let issuer: TestIssuer;
+  let srv: TestServer;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    issuer = await startTestIssuer();
+    srv = await startTestServer({
+      auth: { issuer: await discoverIssuer(issuer.issuer), resource: RESOURCE },
+    });
+  }, 60_000);
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close();
+  });
+  afterAll(async () => {
+    await srv?.close();
+    await issuer?.close();
+  });
+
+  /** A signed-in client of `subject`'s in `era`, recording the notifications it hears. */
+  async function connectAs(subject: string, era: 'modern' | 'legacy') {
+    const token = await issuer.token({ subject, resource: RESOURCE, scopes: [TASKS_READ, TASKS_WRITE] });
+    const client = new Client(
+      { name: `${subject}-test`, version: '0' },
+      era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
+    );
+    const heard = { listChanged: 0, updated: [] as string[] };
+    client.setNotificationHandler('notifications/resources/list_changed', () => {
+      heard.listChanged += 1;
+    });
+    client.setNotificationHandler('notifications/resources/updated', (notification) => {
+      heard.updated.push(notification.params.uri);
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(srv.mcpUrl), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    expect(client.getProtocolEra()).toBe(era);
+    clients.push(client);
+    return { client, heard };
+  }
+
+  const addTask = async (client: Client, title: string) => {
+    const result = await client.callTool({ name: 'add_task', arguments: { title } });
+    return (result.structuredContent as { task: { id: number } }).task.id;
+  };
+
+  it("delivers on a 2026-07-28 listen stream only its owner's task changes", async () => {
+    const alice = await connectAs('alice', 'modern');
+    const bob = await connectAs('bob', 'modern');
+    const his = await addTask(bob.client, 'his');
+    const aliceListen = await alice.client.listen({
+      resourceSubscriptions: ['tasks://all'],
+      resourcesListChanged: true,
+    });
+    const bobListen = await bob.client.listen({
+      resourceSubscriptions: [`tasks://${his}`],
+      resourcesListChanged: true,
+    });
+    try {
+      const id = await addTask(alice.client, 'hers');
+      await alice.client.callTool({ name: 'complete_task', arguments: { id } });
+      await vi.waitFor(() => expect(alice.heard.updated).toEqual(['tasks://all', 'tasks://all']), {
+        timeout: NOTIFICATION_WAIT_MS,
+      });
+      expect(alice.heard.listChanged).toBe(1);
+      // Bob's write comes after hers on the same bus and his one stream: once he hears it, he
+      // would have heard her list change before it.
+      await bob.client.callTool({ name: 'complete_task', arguments: { id: his } });
+      await vi.waitFor(() => expect(bob.heard.updated).toEqual([`tasks://${his}`]), {
+        timeout: NOTIFICATION_WAIT_MS,
+      });
+      expect(bob.heard.listChanged).toBe(0);
+    } finally {
+      await aliceListen.close();
+      await bobListen.close();
+    }
+  });
+
+  it("delivers on a 2025 session's GET stream only its owner's task changes", async () => {
+    const alice = await connectAs('alice', 'legacy');
+    const bob = await connectAs('bob', 'legacy');
+    const his = await addTask(bob.client, 'his');
+    await vi.waitFor(() => expect(bob.heard.listChanged).toBe(1), { timeout: NOTIFICATION_WAIT_MS });
+    await alice.client.subscribeResource({ uri: 'tasks://all' });
+    await bob.client.subscribeResource({ uri: `tasks://${his}` });
+    const hers = await addTask(alice.client, 'hers');
+    await alice.client.callTool({ name: 'complete_task', arguments: { id: hers } });
+    await vi.waitFor(() => expect(alice.heard.updated).toEqual(['tasks://all', 'tasks://all']), {
+      timeout: NOTIFICATION_WAIT_MS,
+    });
+    // Bob's write comes after hers on his one stream: once he hears it, he would have heard hers.
+    await bob.client.callTool({ name: 'complete_task', arguments: { id: his } });
+    await vi.waitFor(() => expect(bob.heard.updated).toEqual([`tasks://${his}`]), {
+      timeout: NOTIFICATION_WAIT_MS,
+    });
+    expect(bob.heard.listChanged).toBe(1);
+    expect(alice.heard.listChanged).toBe(1);
   });
 });

@@ -1,15 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { type AuthInfo, InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TASKS_READ, TASKS_WRITE } from '../auth/scopes.js';
 import { connectInProcess } from '../in-process.js';
 import { createSilentLogger } from '../logger.js';
 import { createMcpServer } from '../server.js';
-import { announceTaskChanges, createTaskEvents, type TaskEvents } from '../tasks/events.js';
+import { announceTaskChanges, createTaskEvents, EVERY_OWNER, type TaskEvents } from '../tasks/events.js';
 import { openTaskStore } from '../tasks/sqlite-store.js';
 import type { TaskStore } from '../tasks/store.js';
-import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
+import { type Connected, connectInMemory, testDeps, tokenFor } from '../test-support/in-memory.js';
 import { MAX_SUBSCRIPTIONS } from './subscriptions.js';
 
 /** How long a test waits for a notification that should arrive at once. */
@@ -51,44 +52,44 @@ describe('resource subscriptions (2025 era, in memory)', () => {
   const flush = () => conn.client.ping();
 
   it('answers subscribe and unsubscribe with an empty result', async () => {
-    const task = await store.add('watch me');
+    const task = await store.add('', 'watch me');
     expect(await conn.client.subscribeResource({ uri: `tasks://${task.id}` })).toEqual({});
     expect(await conn.client.unsubscribeResource({ uri: `tasks://${task.id}` })).toEqual({});
   });
 
   it('sends resources/updated for tasks://N and tasks://all when a subscribed task is completed', async () => {
-    const task = await store.add('watch me');
-    const other = await store.add('not watched');
+    const task = await store.add('', 'watch me');
+    const other = await store.add('', 'not watched');
     await conn.client.subscribeResource({ uri: `tasks://${task.id}` });
     await conn.client.subscribeResource({ uri: 'tasks://all' });
-    await store.complete(other.id);
+    await store.complete('', other.id);
     await vi.waitFor(() => expect(updated).toEqual(['tasks://all']), { timeout: NOTIFICATION_WAIT_MS });
-    await store.complete(task.id);
+    await store.complete('', task.id);
     await vi.waitFor(() => expect(updated).toEqual(['tasks://all', `tasks://${task.id}`, 'tasks://all']), {
       timeout: NOTIFICATION_WAIT_MS,
     });
   });
 
   it('stops sending resources/updated after unsubscribe', async () => {
-    const task = await store.add('watch me');
+    const task = await store.add('', 'watch me');
     await conn.client.subscribeResource({ uri: `tasks://${task.id}` });
     await conn.client.unsubscribeResource({ uri: `tasks://${task.id}` });
-    await store.complete(task.id);
+    await store.complete('', task.id);
     await flush();
     expect(updated).toEqual([]);
     expect(taskEvents.listenerCount('updated')).toBe(0);
   });
 
   it('sends resources/list_changed to an initialized session when a task is added or deleted', async () => {
-    const task = await store.add('new');
+    const task = await store.add('', 'new');
     await vi.waitFor(() => expect(listChanged).toBe(1), { timeout: NOTIFICATION_WAIT_MS });
-    await store.delete(task.id);
+    await store.delete('', task.id);
     await vi.waitFor(() => expect(listChanged).toBe(2), { timeout: NOTIFICATION_WAIT_MS });
   });
 
   it('sends resources/updated for tasks://all to its subscribers when a task is added', async () => {
     await conn.client.subscribeResource({ uri: 'tasks://all' });
-    await store.add('new');
+    await store.add('', 'new');
     await vi.waitFor(() => expect(updated).toEqual(['tasks://all']), { timeout: NOTIFICATION_WAIT_MS });
   });
 
@@ -116,7 +117,7 @@ describe('resource subscriptions (2025 era, in memory)', () => {
   );
 
   it(`refuses more than ${MAX_SUBSCRIPTIONS} subscriptions on one session`, async () => {
-    const task = await store.add('one');
+    const task = await store.add('', 'one');
     // Distinct URIs are needed to fill the set; well-formed ADR slugs are accepted without a file.
     for (let i = 0; i < MAX_SUBSCRIPTIONS; i += 1) {
       await conn.client.subscribeResource({ uri: `adr://${String(i % 1000).padStart(3, '0')}-x${i}` });
@@ -128,7 +129,7 @@ describe('resource subscriptions (2025 era, in memory)', () => {
   });
 
   it('removes its listeners when the connection closes', async () => {
-    const task = await store.add('watch me');
+    const task = await store.add('', 'watch me');
     await conn.client.subscribeResource({ uri: `tasks://${task.id}` });
     expect(listenerCount(taskEvents)).toBe(2);
     await conn.close();
@@ -174,7 +175,7 @@ describe('resource subscription listeners', () => {
       openTaskStore({ dataDir: dir, logger: createSilentLogger() }),
       taskEvents,
     );
-    const task = await store.add('watched by many');
+    const task = await store.add('', 'watched by many');
     const deps = testDeps({ tasks: store, taskEvents });
     try {
       for (let i = 0; i < 200; i += 1) {
@@ -186,5 +187,87 @@ describe('resource subscription listeners', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('resource subscriptions per owner (2025 era, sign-in on)', () => {
+  let dir: string;
+  let taskEvents: TaskEvents;
+  let store: TaskStore;
+  const open: Connected[] = [];
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resource-subscriptions-owners-'));
+    taskEvents = createTaskEvents();
+    store = announceTaskChanges(openTaskStore({ dataDir: dir, logger: createSilentLogger() }), taskEvents);
+  });
+  afterEach(async () => {
+    for (const conn of open.splice(0)) await conn.close();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A session of `authInfo`'s, recording what it hears. */
+  const session = async (authInfo: AuthInfo) => {
+    const conn = await connectInMemory(testDeps({ tasks: store, taskEvents }), { authInfo });
+    open.push(conn);
+    const heard = { updated: [] as string[], listChanged: 0 };
+    conn.client.setNotificationHandler('notifications/resources/updated', (notification) => {
+      heard.updated.push(notification.params.uri);
+    });
+    conn.client.setNotificationHandler('notifications/resources/list_changed', () => {
+      heard.listChanged += 1;
+    });
+    return { client: conn.client, heard };
+  };
+  const both = [TASKS_READ, TASKS_WRITE];
+
+  it("tells a session only about its own owner's tasks", async () => {
+    const alice = await session(tokenFor('alice', both));
+    const bob = await session(tokenFor('bob', both));
+    await alice.client.subscribeResource({ uri: 'tasks://all' });
+    await bob.client.subscribeResource({ uri: 'tasks://all' });
+    const hers = await store.add('sub:alice', 'hers');
+    await store.complete('sub:alice', hers.id);
+    await vi.waitFor(() => expect(alice.heard.updated).toEqual(['tasks://all', 'tasks://all']), {
+      timeout: NOTIFICATION_WAIT_MS,
+    });
+    expect(alice.heard.listChanged).toBe(1);
+    // Bob's own write arrives after hers, so once he hears it he would have heard hers.
+    await store.add('sub:bob', 'his');
+    await vi.waitFor(() => expect(bob.heard.listChanged).toBe(1), { timeout: NOTIFICATION_WAIT_MS });
+    expect(bob.heard.updated).toEqual(['tasks://all']);
+  });
+
+  it("refuses to subscribe to another user's task as no such resource, like a missing one", async () => {
+    const hers = await store.add('sub:alice', 'hers');
+    const bob = await session(tokenFor('bob', both));
+    const theirs = await bob.client
+      .subscribeResource({ uri: `tasks://${hers.id}` })
+      .catch((error: unknown) => error);
+    expect(theirs).toMatchObject({ code: -32602, message: expect.stringMatching(/no such resource/) });
+  });
+
+  it('refuses to subscribe to task resources without tasks:read, naming the scope', async () => {
+    const writer = await session(tokenFor('alice', [TASKS_WRITE]));
+    for (const uri of ['tasks://all', 'tasks://1']) {
+      const error = await writer.client.subscribeResource({ uri }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: -32600, message: expect.stringMatching(/tasks:read/) });
+    }
+    // Resources that are no one's data need no scope.
+    expect(await writer.client.subscribeResource({ uri: 'cities://all' })).toEqual({});
+  });
+
+  it('tells every session to refetch when a list change concerns every owner', async () => {
+    const alice = await session(tokenFor('alice', both));
+    const bob = await session(tokenFor('bob', both));
+    taskEvents.emit('listChanged', EVERY_OWNER);
+    await vi.waitFor(
+      () => {
+        expect(alice.heard.listChanged).toBe(1);
+        expect(bob.heard.listChanged).toBe(1);
+      },
+      { timeout: NOTIFICATION_WAIT_MS },
+    );
   });
 });

@@ -8,7 +8,12 @@
  * listener on the first subscribe, the `listChanged` one once the client sends
  * `notifications/initialized`. 2026-07-28 instances are built per request and see neither, so
  * they never add a listener (their clients use `subscriptions/listen`, which the HTTP endpoint
- * feeds from `handler.notify`). Every listener comes off when the connection closes.
+ * feeds through `owner-bus.ts`). Every listener comes off when the connection closes.
+ *
+ * A session hears only about its own owner's tasks: the owner is taken from the token that sent
+ * `initialize` (the HTTP layer pins a session to that subject), and every task event names its
+ * owner. Subscribing to a task needs `tasks:read` on the request's own token and the task must be
+ * the caller's; anything else is "no such resource", so subscribing cannot probe other users' ids.
  * Test: `subscriptions.test.ts`, `subscriptions.http.test.ts`.
  */
 import {
@@ -17,11 +22,14 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError,
 } from '@modelcontextprotocol/server';
+import { ownerOf } from '../auth/caller.js';
+import { wrapInstalledHandler } from '../request-caller.js';
+import { EVERY_OWNER } from '../tasks/events.js';
 import type { Task } from '../tasks/store.js';
 import type { ToolDeps } from '../tools/deps.js';
 import { parseSlug } from './adr.js';
 import { CITIES_URI } from './cities.js';
-import { ALL_TASKS_URI, parseTaskId, taskUri } from './tasks.js';
+import { ALL_TASKS_URI, parseTaskId, taskReader, taskUri } from './tasks.js';
 
 /** Bounds one session's subscription set against a client that subscribes in a loop. */
 export const MAX_SUBSCRIPTIONS = 1_000;
@@ -34,15 +42,15 @@ const MAX_URI_LENGTH = 2_048;
  * that exists, `tasks://all`, `cities://all`, a well-formed ADR slug), so the set only holds URIs
  * a notification could be sent for. Resources registered elsewhere (the conformance fixtures,
  * e.g. `test://watched-resource`) use other schemes: any well-formed URI is accepted for them,
- * since such a resource never changes and nothing is ever sent for it.
+ * since such a resource never changes and nothing is ever sent for it. A task must be `owner`'s.
  */
-async function isSubscribable(uri: string, deps: ToolDeps): Promise<boolean> {
+async function isSubscribable(uri: string, deps: ToolDeps, owner: string): Promise<boolean> {
   if (uri === ALL_TASKS_URI || uri === CITIES_URI) return true;
   const [, scheme, rest = ''] = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(uri) ?? [];
   switch (scheme?.toLowerCase()) {
     case 'tasks': {
       const id = parseTaskId(rest);
-      return id !== undefined && (await deps.tasks.get(id)) !== undefined;
+      return id !== undefined && (await deps.tasks.get(owner, id)) !== undefined;
     }
     case 'adr':
       return parseSlug(rest) !== undefined;
@@ -58,6 +66,9 @@ export function installResourceSubscriptions(server: McpServer, deps: ToolDeps):
   const subscribed = new Set<string>();
   let watchingUpdates = false;
   let watchingList = false;
+  /** Whose tasks this session hears about; unknown (nothing is sent) until `initialize` is served. */
+  let sessionOwner: string | undefined;
+  const concerns = (owner: string | typeof EVERY_OWNER) => owner === EVERY_OWNER || owner === sessionOwner;
 
   const sendUpdated = (uri: string) => {
     if (!subscribed.has(uri) || !server.isConnected()) return;
@@ -65,12 +76,13 @@ export function installResourceSubscriptions(server: McpServer, deps: ToolDeps):
       .sendResourceUpdated({ uri })
       .catch((error: unknown) => logger.debug({ err: error, uri }, 'could not send resources/updated'));
   };
-  const onUpdated = (task: Task) => {
+  const onUpdated = (task: Task, owner: string) => {
+    if (!concerns(owner)) return;
     sendUpdated(taskUri(task.id));
     sendUpdated(ALL_TASKS_URI);
   };
-  const onListChanged = () => {
-    if (!server.isConnected()) return;
+  const onListChanged = (owner: string | typeof EVERY_OWNER) => {
+    if (!concerns(owner) || !server.isConnected()) return;
     server.server
       .sendResourceListChanged()
       .catch((error: unknown) => logger.debug({ err: error }, 'could not send resources/list_changed'));
@@ -91,9 +103,17 @@ export function installResourceSubscriptions(server: McpServer, deps: ToolDeps):
     else taskEvents.off('listChanged', onListChanged);
   };
 
-  server.server.setRequestHandler('resources/subscribe', async (request) => {
+  // `notifications/initialized` carries no auth info, so the owner is read from `initialize` itself.
+  wrapInstalledHandler(server, 'initialize', (request, ctx, original) => {
+    sessionOwner = ownerOf(ctx.http?.authInfo);
+    return original(request, ctx);
+  });
+
+  server.server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     const { uri } = request.params;
-    if (!(await isSubscribable(uri, deps))) {
+    // Like resources/read: tasks:read on this request's own token, and only the caller's tasks.
+    const owner = /^tasks:/i.test(uri) ? taskReader(uri, ctx) : ownerOf(ctx.http?.authInfo);
+    if (!(await isSubscribable(uri, deps, owner))) {
       throw new ResourceNotFoundError(
         uri,
         `Cannot subscribe to ${uri}: no such resource. See resources/list.`,

@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TASKS_READ, TASKS_WRITE } from '../auth/scopes.js';
 import { createSilentLogger } from '../logger.js';
 import { announceTaskChanges, createTaskEvents } from '../tasks/events.js';
 import { openTaskStore } from '../tasks/sqlite-store.js';
 import type { TaskStore } from '../tasks/store.js';
-import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
+import { type Connected, connectInMemory, testDeps, tokenFor } from '../test-support/in-memory.js';
 import { MAX_TASK_ID, parseTaskId } from './tasks.js';
 
 describe('parseTaskId', () => {
@@ -66,8 +68,8 @@ describe('task resources', () => {
   };
 
   it('reads tasks://all as { items, count } in store order', async () => {
-    await store.add('first');
-    await store.complete((await store.add('second')).id);
+    await store.add('', 'first');
+    await store.complete('', (await store.add('', 'second')).id);
     const all = await read('tasks://all');
     expect(all.count).toBe(2);
     expect(all.items.map((task: { title: string }) => task.title)).toEqual(['first', 'second']);
@@ -79,14 +81,14 @@ describe('task resources', () => {
   });
 
   it('reads one task by id', async () => {
-    const task = await store.add('Pack an umbrella');
+    const task = await store.add('', 'Pack an umbrella');
     expect(await read(`tasks://${task.id}`)).toEqual(task);
   });
 
   it('lists every existing task in resources/list, with name, title, description and mimeType', async () => {
-    const a = await store.add('alpha');
-    const b = await store.add('beta');
-    await store.complete(b.id);
+    const a = await store.add('', 'alpha');
+    const b = await store.add('', 'beta');
+    await store.complete('', b.id);
     const { resources } = await conn.client.listResources();
     const tasks = resources.filter((resource) => /^tasks:\/\/\d+$/.test(resource.uri));
     expect(tasks).toEqual([
@@ -108,14 +110,14 @@ describe('task resources', () => {
   });
 
   it('drops a deleted task from resources/list', async () => {
-    const task = await store.add('gone soon');
-    await store.delete(task.id);
+    const task = await store.add('', 'gone soon');
+    await store.delete('', task.id);
     const { resources } = await conn.client.listResources();
     expect(resources.map((resource) => resource.uri)).not.toContain(`tasks://${task.id}`);
   });
 
   it('completes task ids by prefix', async () => {
-    for (let i = 0; i < 12; i += 1) await store.add(`task ${i}`);
+    for (let i = 0; i < 12; i += 1) await store.add('', `task ${i}`);
     const { completion } = await conn.client.complete({
       ref: { type: 'ref/resource', uri: 'tasks://{id}' },
       argument: { name: 'id', value: '1' },
@@ -142,9 +144,91 @@ describe('task resources', () => {
     'tasks://../../etc/passwd',
     'tasks://1;DROP TABLE tasks',
   ])('refuses the malformed task URI %s as not found', async (uri) => {
-    await store.add('one');
-    await store.add('two');
+    await store.add('', 'one');
+    await store.add('', 'two');
     const error = await conn.client.readResource({ uri }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: -32602, data: { uri: expect.any(String) } });
+  });
+});
+
+describe('task resources, per owner and scope (sign-in on)', () => {
+  let dir: string;
+  let store: TaskStore;
+  const open: Connected[] = [];
+  const ALICE = 'sub:alice';
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'task-resources-owners-'));
+    store = openTaskStore({ dataDir: dir, logger: createSilentLogger() });
+  });
+  afterEach(async () => {
+    for (const conn of open.splice(0)) await conn.close();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const as = async (authInfo: AuthInfo) => {
+    const conn = await connectInMemory(testDeps({ tasks: store }), { authInfo });
+    open.push(conn);
+    return conn.client;
+  };
+  const bob = () => as(tokenFor('bob', [TASKS_READ]));
+  const text = (contents: unknown[]) => (contents[0] as { text: string }).text;
+
+  it("reads tasks://all as the caller's tasks only", async () => {
+    await store.add(ALICE, 'hers');
+    const mine = await store.add('sub:bob', 'his');
+    const { contents } = await (await bob()).readResource({ uri: 'tasks://all' });
+    expect(JSON.parse(text(contents))).toEqual({ items: [mine], count: 1 });
+  });
+
+  it("answers another user's tasks://<id> exactly like one that does not exist", async () => {
+    const hers = await store.add(ALICE, 'hers');
+    const client = await bob();
+    const theirs = await client.readResource({ uri: `tasks://${hers.id}` }).catch((error: unknown) => error);
+    const missing = await client.readResource({ uri: 'tasks://999' }).catch((error: unknown) => error);
+    expect(theirs).toMatchObject({ code: -32602, data: { uri: `tasks://${hers.id}` } });
+    expect((theirs as Error).message).toBe((missing as Error).message.replaceAll('999', String(hers.id)));
+    expect(JSON.stringify(theirs)).not.toContain('hers');
+  });
+
+  it("lists and completes only the caller's tasks", async () => {
+    const hers = await store.add(ALICE, 'hers');
+    const his = await store.add('sub:bob', 'his');
+    const client = await bob();
+    const { resources } = await client.listResources();
+    expect(resources.filter((resource) => /^tasks:\/\/\d+$/.test(resource.uri)).map((r) => r.uri)).toEqual([
+      `tasks://${his.id}`,
+    ]);
+    const { completion } = await client.complete({
+      ref: { type: 'ref/resource', uri: 'tasks://{id}' },
+      argument: { name: 'id', value: '' },
+    });
+    expect(completion.values).toEqual([String(his.id)]);
+    expect(completion.values).not.toContain(String(hers.id));
+  });
+
+  it('refuses to read a task resource without tasks:read, naming the scope and no task data', async () => {
+    const hers = await store.add(ALICE, 'secret title');
+    const writer = await as(tokenFor('alice', [TASKS_WRITE]));
+    for (const uri of ['tasks://all', `tasks://${hers.id}`, 'tasks://999']) {
+      const error = await writer.readResource({ uri }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: -32600 });
+      expect((error as Error).message).toMatch(/needs the OAuth scope tasks:read/);
+      expect(JSON.stringify(error)).not.toContain('secret');
+    }
+  });
+
+  it('lists and completes no tasks without tasks:read, but still lists the other resources', async () => {
+    await store.add(ALICE, 'secret title');
+    const writer = await as(tokenFor('alice', [TASKS_WRITE]));
+    const { resources } = await writer.listResources();
+    expect(resources.some((resource) => /^tasks:\/\/\d+$/.test(resource.uri))).toBe(false);
+    expect(resources.map((resource) => resource.uri)).toContain('tasks://all');
+    const { completion } = await writer.complete({
+      ref: { type: 'ref/resource', uri: 'tasks://{id}' },
+      argument: { name: 'id', value: '' },
+    });
+    expect(completion.values).toEqual([]);
   });
 });

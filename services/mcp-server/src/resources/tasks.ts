@@ -1,20 +1,27 @@
 /**
  * @module resources/tasks
- * `tasks://all` (every task) and the `tasks://{id}` template (one task), read live from the task
- * store. The template's list callback puts every existing task into `resources/list`, and its
- * completion offers the ids. The store caps the list at `MAX_TASKS`, which bounds both.
- * `resources/list` itself needs no scope (`auth/scopes.ts`), so when sign-in is on the template
- * lists tasks only to a token with `tasks:read`: titles are task data, like `resources/read`.
- * Test: `tasks.test.ts`.
+ * `tasks://all` (every task of the caller's) and the `tasks://{id}` template (one task), read live
+ * from the task store. The template's list callback puts the caller's tasks into `resources/list`,
+ * and its completion offers their ids. The store caps each owner's list at `MAX_TASKS`, which
+ * bounds both. Every callback reads only the caller's tasks (`ownerOf`): another user's task is
+ * "no such task". And every one checks `tasks:read` on the request's own token, as well as the
+ * HTTP layer does, so a route that forgets that check still cannot leak: a read is refused with a
+ * JSON-RPC error naming the scope, `resources/list` (which itself needs no scope) and completions
+ * simply show no tasks. Test: `tasks.test.ts`.
  */
 import {
   type AuthInfo,
   type CacheHint,
   type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
   ResourceNotFoundError,
   ResourceTemplate,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
-import { missingScopes, TASKS_READ } from '../auth/scopes.js';
+import { callerHasScopes, ownerOf } from '../auth/caller.js';
+import { TASKS_READ } from '../auth/scopes.js';
+import { completionCaller } from '../request-caller.js';
 import type { Task } from '../tasks/store.js';
 import type { ToolDeps } from '../tools/deps.js';
 import { JSON_MIME, jsonContents } from './contents.js';
@@ -50,11 +57,35 @@ function describeTask(task: Task): string {
 }
 
 /**
- * Whether a request may see tasks in `resources/list`. No token means sign-in is off (stdio, or
- * HTTP without `MCP_AUTH_ISSUER`): with it on, the guard lets no request through without one.
+ * Whether a request may see tasks. No token means sign-in is off (stdio, or HTTP without
+ * `MCP_AUTH_ISSUER`): with it on, the guard lets no request through without one.
  */
 export function maySeeTasks(authInfo: AuthInfo | undefined): boolean {
-  return authInfo === undefined || missingScopes([TASKS_READ], authInfo.scopes).length === 0;
+  return callerHasScopes(authInfo, [TASKS_READ]);
+}
+
+/**
+ * The owner whose tasks a `resources/read` may show, or a JSON-RPC error naming the missing scope:
+ * never the task, nor whether it exists.
+ */
+export function taskReader(uri: string, ctx: ServerContext): string {
+  const authInfo = ctx.http?.authInfo;
+  if (!maySeeTasks(authInfo)) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidRequest,
+      `Reading ${uri} needs the OAuth scope ${TASKS_READ}, which this sign-in did not grant. Sign in again and grant ${TASKS_READ}.`,
+    );
+  }
+  return ownerOf(authInfo);
+}
+
+/**
+ * The owner whose task ids a completion may offer, or undefined when it may offer none: the caller
+ * lacks `tasks:read`, or the request's caller is unknown (see `request-caller.ts`).
+ */
+export function taskCompletionOwner(): string | undefined {
+  const caller = completionCaller();
+  return caller && maySeeTasks(caller.authInfo) ? ownerOf(caller.authInfo) : undefined;
 }
 
 function buildTaskTemplate(deps: ToolDeps): ResourceTemplate {
@@ -62,7 +93,7 @@ function buildTaskTemplate(deps: ToolDeps): ResourceTemplate {
     list: async (ctx) => ({
       resources: !maySeeTasks(ctx.http?.authInfo)
         ? []
-        : (await deps.tasks.list('all')).map((task) => ({
+        : (await deps.tasks.list(ownerOf(ctx.http?.authInfo), 'all')).map((task) => ({
             uri: taskUri(task.id),
             name: `task-${task.id}`,
             title: `Task ${task.id}: ${task.title}`,
@@ -71,11 +102,14 @@ function buildTaskTemplate(deps: ToolDeps): ResourceTemplate {
           })),
     }),
     complete: {
-      id: async (value) =>
-        (await deps.tasks.list('all'))
+      id: async (value) => {
+        const owner = taskCompletionOwner();
+        if (owner === undefined) return [];
+        return (await deps.tasks.list(owner, 'all'))
           .map((task) => String(task.id))
           .filter((id) => id.startsWith(value))
-          .slice(0, MAX_COMPLETIONS),
+          .slice(0, MAX_COMPLETIONS);
+      },
     },
   });
 }
@@ -106,8 +140,8 @@ export function registerTaskResources(server: McpServer, deps: ToolDeps): void {
       mimeType: JSON_MIME,
       cacheHint: TASK_CACHE_HINT,
     },
-    async (uri) => {
-      const items = await deps.tasks.list('all');
+    async (uri, ctx) => {
+      const items = await deps.tasks.list(taskReader(uri.href, ctx), 'all');
       return jsonContents(uri.href, { items, count: items.length });
     },
   );
@@ -122,9 +156,10 @@ export function registerTaskResources(server: McpServer, deps: ToolDeps): void {
       mimeType: JSON_MIME,
       cacheHint: TASK_CACHE_HINT,
     },
-    async (uri, { id }) => {
+    async (uri, { id }, ctx) => {
+      const owner = taskReader(uri.href, ctx);
       const taskId = parseTaskId(id);
-      const task = taskId === undefined ? undefined : await deps.tasks.get(taskId);
+      const task = taskId === undefined ? undefined : await deps.tasks.get(owner, taskId);
       if (!task) {
         throw new ResourceNotFoundError(
           uri.href,

@@ -2,16 +2,24 @@
  * @module tasks/events
  * Tells whoever listens that tasks changed, so MCP sessions can send
  * `notifications/resources/updated` (a subscribed task changed) and
- * `notifications/resources/list_changed` (a task was added or removed).
+ * `notifications/resources/list_changed` (a task was added or removed). Every event names the
+ * owner of the tasks it is about, so listeners pass it on only to that owner's clients.
  */
 import { EventEmitter } from 'node:events';
 import type { Task, TaskStore } from './store.js';
 
+/**
+ * The owner of a `listChanged` that may concern anybody: events were lost (the LISTEN connection
+ * was down, a queue overflowed), so every list may have changed. A list change carries no task
+ * data, so telling every client to refetch what it may see reveals nothing.
+ */
+export const EVERY_OWNER = null;
+
 export interface TaskEventMap {
-  /** A task's contents changed (completed). */
-  updated: [task: Task];
-  /** A task was added or deleted, so the list of task resources changed. */
-  listChanged: [];
+  /** A task's contents changed (completed, or deleted), and whose task it is. */
+  updated: [task: Task, owner: string];
+  /** A task of `owner`'s was added or deleted, so that owner's list of task resources changed. */
+  listChanged: [owner: string | typeof EVERY_OWNER];
 }
 
 export type TaskEvents = EventEmitter<TaskEventMap>;
@@ -27,24 +35,24 @@ export function createTaskEvents(): TaskEvents {
 export function announceTaskChanges(store: TaskStore, events: TaskEvents): TaskStore {
   return {
     ...store,
-    list: (status) => store.list(status),
-    get: (id) => store.get(id),
+    list: (owner, status) => store.list(owner, status),
+    get: (owner, id) => store.get(owner, id),
     close: () => store.close(),
-    async add(title) {
-      const task = await store.add(title);
-      events.emit('listChanged');
+    async add(owner, title) {
+      const task = await store.add(owner, title);
+      events.emit('listChanged', owner);
       return task;
     },
-    async complete(id) {
-      const task = await store.complete(id);
-      if (task) events.emit('updated', task);
+    async complete(owner, id) {
+      const task = await store.complete(owner, id);
+      if (task) events.emit('updated', task, owner);
       return task;
     },
-    async delete(id) {
-      const task = await store.delete(id);
+    async delete(owner, id) {
+      const task = await store.delete(owner, id);
       if (task) {
-        events.emit('updated', task);
-        events.emit('listChanged');
+        events.emit('updated', task, owner);
+        events.emit('listChanged', owner);
       }
       return task;
     },

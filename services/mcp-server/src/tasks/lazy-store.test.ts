@@ -32,8 +32,8 @@ describe('lazyTaskStore', () => {
     const store = lazyTaskStore(open);
     expect(opens).toBe(0);
     expect(fs.existsSync(path.join(dir, TASKS_DB_FILE))).toBe(false);
-    await store.add('first');
-    expect((await store.list('all')).map((task) => task.title)).toEqual(['first']);
+    await store.add('', 'first');
+    expect((await store.list('', 'all')).map((task) => task.title)).toEqual(['first']);
     expect(opens).toBe(1);
     await store.close();
   });
@@ -44,7 +44,7 @@ describe('lazyTaskStore', () => {
     await store.open();
     expect(opens).toBe(1);
     expect(fs.existsSync(path.join(dir, TASKS_DB_FILE))).toBe(true);
-    expect(await store.get(1)).toBeUndefined();
+    expect(await store.get('', 1)).toBeUndefined();
     expect(opens).toBe(1);
     await store.close();
   });
@@ -54,7 +54,7 @@ describe('lazyTaskStore', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
       return open();
     });
-    await Promise.all([store.open(), store.list('all'), store.get(1)]);
+    await Promise.all([store.open(), store.list('', 'all'), store.get('', 1)]);
     expect(opens).toBe(1);
     await store.close();
   });
@@ -66,16 +66,16 @@ describe('lazyTaskStore', () => {
       return open();
     });
     await expect(store.open()).rejects.toThrow('cannot open');
-    await expect(store.list('all')).rejects.toThrow('cannot open');
+    await expect(store.list('', 'all')).rejects.toThrow('cannot open');
     fail = false;
-    expect(await store.list('all')).toEqual([]);
+    expect(await store.list('', 'all')).toEqual([]);
     await store.close();
   });
 
   it('never opens after close, even if it was never used', async () => {
     const store = lazyTaskStore(open);
     await store.close();
-    await expect(store.list('all')).rejects.toThrow(/closed/);
+    await expect(store.list('', 'all')).rejects.toThrow(/closed/);
     await expect(store.open()).rejects.toThrow(/closed/);
     expect(opens).toBe(0);
   });

@@ -34,11 +34,11 @@ export function lazyTaskStore(open: () => TaskStore | Promise<TaskStore>): LazyT
   };
   return {
     open: async () => void (await opened()),
-    add: async (title) => (await opened()).add(title),
-    list: async (status) => (await opened()).list(status),
-    get: async (id) => (await opened()).get(id),
-    complete: async (id) => (await opened()).complete(id),
-    delete: async (id) => (await opened()).delete(id),
+    add: async (owner, title) => (await opened()).add(owner, title),
+    list: async (owner, status) => (await opened()).list(owner, status),
+    get: async (owner, id) => (await opened()).get(owner, id),
+    complete: async (owner, id) => (await opened()).complete(owner, id),
+    delete: async (owner, id) => (await opened()).delete(owner, id),
     async close() {
       closed = true;
       // A store still opening is closed once it is open, so its connections do not linger.

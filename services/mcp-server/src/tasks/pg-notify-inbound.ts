@@ -3,17 +3,21 @@
  * The receiving half of `pg-notify-relay.ts`: takes each payload LISTEN delivers, drops what is
  * malformed (one warn per interval, never a throw), and emits the rest on the local `TaskEvents`,
  * coalesced: per window, one `updated` per task (at most {@link MAX_PENDING_UPDATES}) and one
- * `listChanged`, so a burst of writes cannot turn into a burst of notifications to every client.
+ * `listChanged` per owner (at most as many owners), so a burst of writes cannot turn into a burst
+ * of notifications. Past either bound, one `listChanged` for every owner tells all to refetch.
  * Test: `pg-notify-relay.test.ts`.
  */
 import type { Logger } from '../logger.js';
-import type { TaskEvents } from './events.js';
+import { EVERY_OWNER, type TaskEvents } from './events.js';
 import { decodeTaskNotice, type TaskNotice } from './pg-notify-payload.js';
 import type { Task } from './store.js';
 
 /** A burst of writes becomes one `listChanged` per window; short enough to stay far under 1 s. */
 const COALESCE_WINDOW_MS = 50;
-/** Distinct tasks remembered per window; past this, clients are told to refetch the list instead. */
+/**
+ * Distinct tasks, and distinct owners with a list change, remembered per window; past this, every
+ * client is told to refetch its list instead.
+ */
 export const MAX_PENDING_UPDATES = 256;
 /** One warn per interval for bad payloads, so a flood of them cannot flood the log. */
 const MALFORMED_WARN_INTERVAL_MS = 10_000;
@@ -29,8 +33,10 @@ export interface Inbound {
 
 /** Coalesces what LISTEN delivers and emits it on `events`, at most once per window. */
 export function createInbound(events: TaskEvents, logger: Logger): Inbound {
-  const updates = new Map<number, Task>();
-  let listChanged = false;
+  const updates = new Map<number, { task: Task; owner: string }>();
+  const listChanged = new Set<string>();
+  /** Some change was not kept: every owner's list may have changed. */
+  let everyone = false;
   let timer: NodeJS.Timeout | undefined;
   let malformed = 0;
   let lastWarnAt = -Infinity;
@@ -38,11 +44,12 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
   const flush = () => {
     timer = undefined;
     const tasks = [...updates.values()];
-    const changed = listChanged;
+    const owners = everyone ? [EVERY_OWNER] : [...listChanged];
     updates.clear();
-    listChanged = false;
-    for (const task of tasks) emit(() => events.emit('updated', task));
-    if (changed) emit(() => events.emit('listChanged'));
+    listChanged.clear();
+    everyone = false;
+    for (const { task, owner } of tasks) emit(() => events.emit('updated', task, owner));
+    for (const owner of owners) emit(() => events.emit('listChanged', owner));
   };
   // A throwing listener is a bug elsewhere; it must not take the LISTEN connection down with it.
   const emit = (send: () => void) => {
@@ -56,15 +63,19 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
     timer ??= setTimeout(flush, COALESCE_WINDOW_MS);
   };
   const take = (notice: TaskNotice) => {
-    if (notice.kind === 'listChanged') {
-      listChanged = true;
+    if (notice.kind === 'missed') {
+      everyone = true;
+    } else if (notice.kind === 'listChanged') {
+      if (listChanged.has(notice.owner) || listChanged.size < MAX_PENDING_UPDATES)
+        listChanged.add(notice.owner);
+      else everyone = true;
     } else if (updates.has(notice.id) || updates.size < MAX_PENDING_UPDATES) {
       // Relayed tasks carry no title (see pg-notify-payload.ts): listeners only name the URI.
-      const { kind: _kind, ...task } = notice;
-      updates.set(task.id, { ...task, title: '' });
+      const { kind: _kind, owner, ...task } = notice;
+      updates.set(task.id, { task: { ...task, title: '' }, owner });
     } else {
       // Too many distinct tasks at once: a list change makes every client refetch instead.
-      listChanged = true;
+      everyone = true;
     }
     schedule();
   };
@@ -88,14 +99,15 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
       }
     },
     missed() {
-      listChanged = true;
+      everyone = true;
       schedule();
     },
     stop() {
       clearTimeout(timer);
       timer = undefined;
       updates.clear();
-      listChanged = false;
+      listChanged.clear();
+      everyone = false;
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
- * Two relays on one real Postgres database stand for two replicas: writes cross between them, bad
- * payloads are dropped, a restarted server is survived, bursts are bounded, and stop() leaves
- * nothing running. Skipped, with one line saying why, where PostgreSQL is not installed.
+ * Two relays on one real Postgres database stand for two replicas: writes cross between them with
+ * their owner, bad payloads (an owner missing, too long, an old version) are dropped, a restarted
+ * server is survived, bursts are bounded, and stop() leaves nothing running. Skipped, with one
+ * line saying why, where PostgreSQL is not installed.
  */
 
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,9 +10,11 @@ import { type PostgresCluster, startPostgres, systemPrograms } from '@mcp-worksh
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MAX_OWNER_LENGTH } from '../auth/caller.js';
 import { createSilentLogger, type Logger } from '../logger.js';
+import { EVERY_OWNER } from './events.js';
 import { MAX_PENDING_UPDATES } from './pg-notify-inbound.js';
-import { decodeTaskNotice, encodeTaskNotice } from './pg-notify-payload.js';
+import { decodeTaskNotice, encodeTaskNotice, MAX_NOTICE_LENGTH } from './pg-notify-payload.js';
 import { createPgNotifyRelay, type PgNotifyRelay } from './pg-notify-relay.js';
 import type { Task } from './store.js';
 
@@ -28,13 +31,24 @@ const task = (id: number, done = false): Task => ({
   completedAt: done ? '2026-07-28T12:01:00.000Z' : null,
 });
 
-/** What one replica's local events delivered. */
+const ALICE = 'sub:alice';
+const BOB = 'sub:bob';
+
+/** What one replica's local events delivered: tasks with their owners, list changes by owner. */
 function record(relay: PgNotifyRelay) {
-  const seen = { updated: [] as Task[], listChanged: 0 };
-  relay.events.on('updated', (t) => seen.updated.push(t));
-  relay.events.on('listChanged', () => {
-    seen.listChanged += 1;
+  const seen = {
+    updated: [] as Task[],
+    updatedOwners: [] as string[],
+    listChangedOwners: [] as Array<string | typeof EVERY_OWNER>,
+    get listChanged() {
+      return this.listChangedOwners.length;
+    },
+  };
+  relay.events.on('updated', (t, owner) => {
+    seen.updated.push(t);
+    seen.updatedOwners.push(owner);
   });
+  relay.events.on('listChanged', (owner) => void seen.listChangedOwners.push(owner));
   return seen;
 }
 
@@ -50,27 +64,62 @@ function openSocketsAndTimers(): number {
 }
 
 describe('unit: task notice payloads', () => {
-  it('round-trips a notice and never carries the title', () => {
-    const wire = encodeTaskNotice({ kind: 'updated', id: 7, done: true, createdAt: 'a', completedAt: 'b' });
-    expect(wire).not.toContain('title');
-    expect(decodeTaskNotice(wire)).toEqual({
+  it('round-trips a notice with its owner and never carries the title', () => {
+    const notice = {
       kind: 'updated',
+      owner: ALICE,
       id: 7,
       done: true,
       createdAt: 'a',
       completedAt: 'b',
+    } as const;
+    const wire = encodeTaskNotice(notice);
+    expect(wire).not.toContain('title');
+    expect(decodeTaskNotice(wire)).toEqual(notice);
+    expect(decodeTaskNotice(encodeTaskNotice({ kind: 'listChanged', owner: '' }))).toEqual({
+      kind: 'listChanged',
+      owner: '',
     });
+    expect(decodeTaskNotice(encodeTaskNotice({ kind: 'missed' }))).toEqual({ kind: 'missed' });
   });
 
-  it('rejects what is not a notice', () => {
+  it('keeps the largest notice it can send under its own bound and under Postgres 8000 bytes', () => {
+    // Control characters are what JSON escapes the longest (six characters each).
+    for (const owner of [
+      '\u0001'.repeat(MAX_OWNER_LENGTH),
+      '😀'.repeat(MAX_OWNER_LENGTH / 2),
+      'é'.repeat(MAX_OWNER_LENGTH),
+    ]) {
+      const wire = encodeTaskNotice({
+        kind: 'updated',
+        owner,
+        id: Number.MAX_SAFE_INTEGER,
+        done: true,
+        createdAt: '2026-07-28T12:00:00.000Z',
+        completedAt: '2026-07-28T12:00:00.000Z',
+      });
+      expect(wire.length).toBeLessThanOrEqual(MAX_NOTICE_LENGTH);
+      expect(Buffer.byteLength(wire)).toBeLessThan(8000);
+      expect(decodeTaskNotice(wire)).toMatchObject({ owner });
+    }
+  });
+
+  it('rejects what is not a notice, and a notice without an owner or with a bad one', () => {
     for (const payload of [
       undefined,
       '',
       'not json',
       '{}',
       '{"v":2,"kind":"listChanged"}',
-      '{"v":1,"kind":"updated","id":"7"}',
-      `{"v":1,"kind":"listChanged","x":"${'a'.repeat(2_000)}"}`,
+      '{"v":2,"kind":"listChanged","owner":7}',
+      '{"v":2,"kind":"listChanged","owner":null}',
+      `{"v":2,"kind":"listChanged","owner":"${'a'.repeat(MAX_OWNER_LENGTH + 1)}"}`,
+      '{"v":2,"kind":"updated","id":7,"done":true,"createdAt":"a","completedAt":null}',
+      '{"v":2,"kind":"updated","id":"7"}',
+      // Version 1, from before owners: whose it is cannot be known, so nobody is told.
+      '{"v":1,"kind":"listChanged"}',
+      '{"v":1,"kind":"updated","id":7,"done":true,"createdAt":"a","completedAt":null}',
+      `{"v":2,"kind":"listChanged","owner":"","x":"${'a'.repeat(MAX_NOTICE_LENGTH)}"}`,
     ]) {
       expect(decodeTaskNotice(payload)).toBeUndefined();
     }
@@ -113,13 +162,13 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
     }
   }
 
-  it('delivers a write announced on A to B, and to A itself once, within 1 s', async () => {
+  it('delivers a write announced on A to B, and to A itself once, within 1 s, with its owner', async () => {
     const { a, b } = await replicas();
     const onA = record(a);
     const onB = record(b);
     const started = Date.now();
-    a.outbox.emit('updated', task(42, true));
-    a.outbox.emit('listChanged');
+    a.outbox.emit('updated', task(42, true), ALICE);
+    a.outbox.emit('listChanged', ALICE);
     await vi.waitFor(
       () => {
         expect(onB.updated.map((t) => t.id)).toEqual([42]);
@@ -134,8 +183,27 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
       completedAt: '2026-07-28T12:01:00.000Z',
       title: '',
     });
+    expect(onB.updatedOwners).toEqual([ALICE]);
+    expect(onB.listChangedOwners).toEqual([ALICE]);
     await vi.waitFor(() => expect(onA.updated.map((t) => t.id)).toEqual([42]));
     expect(onA.listChanged).toBe(1);
+  });
+
+  it('keeps owners apart across replicas: one list change per owner, and "every owner" as itself', async () => {
+    const { a, b } = await replicas();
+    const onB = record(b);
+    a.outbox.emit('listChanged', ALICE);
+    a.outbox.emit('listChanged', BOB);
+    a.outbox.emit('listChanged', ALICE);
+    a.outbox.emit('updated', task(1), BOB);
+    await vi.waitFor(() => expect([...onB.listChangedOwners].sort()).toEqual([ALICE, BOB]), {
+      timeout: CROSS_REPLICA_MS,
+    });
+    expect(onB.updatedOwners).toEqual([BOB]);
+    a.outbox.emit('listChanged', EVERY_OWNER);
+    await vi.waitFor(() => expect(onB.listChangedOwners.at(-1)).toBe(EVERY_OWNER), {
+      timeout: CROSS_REPLICA_MS,
+    });
   });
 
   it('ignores malformed payloads with one warn line, and keeps relaying', async () => {
@@ -147,9 +215,14 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
       '{"v":1,"kind":"updated","id":-1}',
       '{"kind":"drop table"}',
       'x'.repeat(7_000),
+      // Forged or old notices without an owner must not reach anybody.
+      '{"v":2,"kind":"listChanged"}',
+      '{"v":2,"kind":"updated","id":3,"done":true,"createdAt":"a","completedAt":null}',
+      '{"v":1,"kind":"listChanged"}',
     ]);
-    await notifyRaw(channel, [encodeTaskNotice({ kind: 'listChanged' })]);
+    await notifyRaw(channel, [encodeTaskNotice({ kind: 'listChanged', owner: BOB })]);
     await vi.waitFor(() => expect(onB.listChanged).toBe(1), { timeout: CROSS_REPLICA_MS });
+    expect(onB.listChangedOwners).toEqual([BOB]);
     expect(onB.updated).toEqual([]);
     expect(b.isListening()).toBe(true);
     const warns = lines.filter((line) => line.includes('malformed'));
@@ -165,9 +238,11 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
       timeout: 15_000,
       interval: 20,
     });
+    // Whose writes were missed is unknown: every owner is told to refetch.
+    expect(new Set(onB.listChangedOwners)).toEqual(new Set([EVERY_OWNER]));
     expect(b.isListening()).toBe(true);
     const before = onB.listChanged;
-    a.outbox.emit('updated', task(5));
+    a.outbox.emit('updated', task(5), ALICE);
     await vi.waitFor(() => expect(onB.updated.map((t) => t.id)).toEqual([5]), { timeout: 5_000 });
     expect(onB.listChanged).toBe(before);
   }, 30_000);
@@ -175,7 +250,7 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
   it('bounds a burst of 1,000 notifications: one list change, a capped set of updates', async () => {
     const { a, b, channel } = await replicas();
     const onB = record(b);
-    for (let i = 0; i < 1_000; i += 1) a.outbox.emit('listChanged');
+    for (let i = 0; i < 1_000; i += 1) a.outbox.emit('listChanged', ALICE);
     await vi.waitFor(() => expect(onB.listChanged).toBeGreaterThanOrEqual(1), { timeout: CROSS_REPLICA_MS });
     // Sent in batches over a few windows at most, never one event per write.
     await sleep(200);
@@ -183,19 +258,43 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
 
     const listsBefore = onB.listChanged;
     const notices = Array.from({ length: 1_000 }, (_, i) =>
-      encodeTaskNotice({ kind: 'updated', id: i + 1, done: true, createdAt: 'c', completedAt: 'd' }),
+      encodeTaskNotice({
+        kind: 'updated',
+        owner: BOB,
+        id: i + 1,
+        done: true,
+        createdAt: 'c',
+        completedAt: 'd',
+      }),
     );
     await notifyRaw(channel, notices);
     await vi.waitFor(() => expect(onB.listChanged).toBe(listsBefore + 1), { timeout: CROSS_REPLICA_MS });
-    // Past the cap, a list change stands in for the rest: no client misses a change.
+    // Past the cap, a list change for everyone stands in for the rest: no client misses a change.
+    expect(onB.listChangedOwners.at(-1)).toBe(EVERY_OWNER);
     expect(onB.updated.length).toBeGreaterThan(0);
     expect(onB.updated.length).toBeLessThanOrEqual(MAX_PENDING_UPDATES);
+  });
+
+  it('bounds a burst of list changes from 1,000 owners: capped, then one for every owner', async () => {
+    const { b, channel } = await replicas();
+    const onB = record(b);
+    const notices = Array.from({ length: 1_000 }, (_, i) =>
+      encodeTaskNotice({ kind: 'listChanged', owner: `sub:user-${i}` }),
+    );
+    await notifyRaw(channel, notices);
+    await vi.waitFor(() => expect(onB.listChangedOwners).toContain(EVERY_OWNER), {
+      timeout: CROSS_REPLICA_MS,
+    });
+    await sleep(200);
+    // Per window, at most the cap of owners, or one for everybody; never one per notice.
+    expect(onB.listChanged).toBeLessThanOrEqual(3 * MAX_PENDING_UPDATES);
+    expect(onB.listChangedOwners.filter((owner) => owner === EVERY_OWNER).length).toBeLessThanOrEqual(3);
   });
 
   it('leaves no sockets or timers behind after stop()', async () => {
     const baseline = openSocketsAndTimers();
     const { a, b } = await replicas();
-    a.outbox.emit('listChanged');
+    a.outbox.emit('listChanged', ALICE);
     await vi.waitFor(() => expect(b.isListening()).toBe(true));
     await Promise.all(running.splice(0).map((relay) => relay.stop()));
     expect(a.isListening()).toBe(false);
@@ -213,7 +312,7 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
         channel: 'down',
       });
       const started = relay.start();
-      relay.outbox.emit('listChanged');
+      relay.outbox.emit('listChanged', ALICE);
       await sleep(300);
       expect(relay.isListening()).toBe(false);
       await relay.stop();

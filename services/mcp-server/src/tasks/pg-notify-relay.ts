@@ -5,7 +5,8 @@
  * replica, the writer included, LISTENs on one dedicated connection and re-emits on `relay.events`,
  * the `TaskEvents` both eras already read: `publish.ts` feeds 2026-07-28 `subscriptions/listen`
  * streams from it, `subscriptions.ts` feeds 2025 sessions. Local events come only from LISTEN, so
- * a write is announced once, in the same order everywhere.
+ * a write is announced once, in the same order everywhere. Each notice names the task's owner, so
+ * every replica delivers it only to that owner's listeners.
  *
  * Why not a Postgres-backed `ServerEventBus`: that bus only reaches 2026-07-28 listen streams, so
  * 2025 sessions would still need this relay, and two channels could disagree. Relaying the task
@@ -16,7 +17,7 @@
  */
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
-import { createTaskEvents, type TaskEvents } from './events.js';
+import { createTaskEvents, EVERY_OWNER, type TaskEvents } from './events.js';
 import { backoffMs, CONNECT_TIMEOUT_MS, loadPg, QUERY_TIMEOUT_MS } from './pg-driver.js';
 import { createInbound } from './pg-notify-inbound.js';
 import { createSender } from './pg-notify-sender.js';
@@ -63,8 +64,13 @@ export function createPgNotifyRelay(options: PgNotifyRelayOptions): PgNotifyRela
   const outbox = createTaskEvents();
   const inbound = createInbound(events, logger);
   const sender = createSender({ connectionString, channel, logger });
-  outbox.on('updated', (task: Task) => sender.enqueue({ kind: 'updated', ...withoutTitle(task) }));
-  outbox.on('listChanged', () => sender.enqueue({ kind: 'listChanged' }));
+  // The owner travels with every notice, so each replica tells only that owner's clients.
+  outbox.on('updated', (task: Task, owner: string) =>
+    sender.enqueue({ kind: 'updated', owner, ...withoutTitle(task) }),
+  );
+  outbox.on('listChanged', (owner: string | typeof EVERY_OWNER) =>
+    sender.enqueue(owner === EVERY_OWNER ? { kind: 'missed' } : { kind: 'listChanged', owner }),
+  );
 
   let stopped = false;
   let client: pg.Client | undefined;

@@ -3,7 +3,8 @@
  * The sending half of `pg-notify-relay.ts`: queues each task notice and sends the queue in
  * batches (`pg_notify` over `unnest`, one round trip per {@link SEND_BATCH}) on a pool of one
  * connection, so notices leave in write order. While Postgres is away it retries with backoff;
- * the queue is bounded, and what overflows it becomes one `listChanged` so no client misses a change.
+ * the queue is bounded, and what overflows it becomes one `missed` notice (every owner's list may
+ * have changed) so no client misses a change.
  * Test: `pg-notify-relay.test.ts`.
  */
 import type pg from 'pg';
@@ -11,7 +12,7 @@ import type { Logger } from '../logger.js';
 import { backoffMs, CONNECT_TIMEOUT_MS, loadPg, QUERY_TIMEOUT_MS } from './pg-driver.js';
 import { encodeTaskNotice, type TaskNotice } from './pg-notify-payload.js';
 
-/** Writes waiting to be sent while Postgres is slow or away; past this they fold into one `listChanged`. */
+/** Writes waiting to be sent while Postgres is slow or away; past this they fold into one `missed`. */
 const MAX_QUEUED_SENDS = 1_000;
 /** Notices per `pg_notify` round trip: one statement, so a burst costs a few queries, not a thousand. */
 const SEND_BATCH = 100;
@@ -55,8 +56,8 @@ export function createSender(options: { connectionString: string; channel: strin
   const drain = async () => {
     while (queue.length > 0 || overflowed) {
       if (overflowed && queue.length < MAX_QUEUED_SENDS) {
-        // What was dropped is unknown to listeners: one list change makes them refetch.
-        queue.push(encodeTaskNotice({ kind: 'listChanged' }));
+        // What was dropped, and whose, is unknown to listeners: one `missed` makes them all refetch.
+        queue.push(encodeTaskNotice({ kind: 'missed' }));
         overflowed = false;
       }
       const batch = queue.slice(0, SEND_BATCH);

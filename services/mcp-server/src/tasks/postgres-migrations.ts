@@ -7,20 +7,23 @@
  */
 import { type ColumnType, type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { TaskMigrationError } from './database-url.js';
-import { MAX_TITLE_LENGTH } from './store.js';
+import { MAX_OWNER_LENGTH, MAX_TITLE_LENGTH } from './store.js';
 
 /** The tables as kysely sees them. `bigint` arrives from `pg` as a string. */
 export interface TaskDatabase {
   tasks: {
     id: ColumnType<string, never, never>;
+    /** Whose task it is (store.ts); set once, by the add. */
+    owner: ColumnType<string, string, never>;
     title: string;
     done: ColumnType<boolean, never, boolean>;
     created_at: ColumnType<Date, Date, never>;
     completed_at: ColumnType<Date | null, never, Date>;
   };
-  task_count: {
-    singleton: ColumnType<boolean, never, never>;
-    n: ColumnType<number, never, number>;
+  /** Tasks per owner, for the per-owner MAX_TASKS check (0002; it replaced 0001's `task_count`). */
+  task_owner_count: {
+    owner: string;
+    n: number;
   };
 }
 
@@ -51,6 +54,31 @@ export const TASK_MIGRATIONS: Readonly<Record<string, Migration>> = {
           n integer NOT NULL CHECK (n >= 0)
         )`.execute(db);
       await sql`INSERT INTO task_count (n) VALUES (0)`.execute(db);
+    },
+  },
+  '0002_task_owners': {
+    async up(db) {
+      // Tasks stored before there were owners were the one shared list: they stay the shared
+      // owner's (''), the list stdio and no-sign-in HTTP keep using. The default only serves that
+      // backfill; it is dropped after, so an insert that forgot the owner fails instead of landing
+      // in the shared list.
+      await sql`
+        ALTER TABLE tasks ADD COLUMN owner text NOT NULL DEFAULT ''
+          CHECK (char_length(owner) <= ${sql.lit(MAX_OWNER_LENGTH)})`.execute(db);
+      await sql`ALTER TABLE tasks ALTER COLUMN owner DROP DEFAULT`.execute(db);
+      await sql`CREATE INDEX tasks_owner_id ON tasks (owner, id)`.execute(db);
+      // MAX_TASKS is per owner now, so the one count row becomes one row per owner. An add upserts
+      // its owner's row under that row's lock, so two writers for one owner still take turns at the
+      // check, and writers for different owners no longer queue behind one row.
+      await sql`
+        CREATE TABLE task_owner_count (
+          owner text PRIMARY KEY CHECK (char_length(owner) <= ${sql.lit(MAX_OWNER_LENGTH)}),
+          n integer NOT NULL CHECK (n >= 0)
+        )`.execute(db);
+      await sql`
+        INSERT INTO task_owner_count (owner, n)
+        SELECT owner, count(*) FROM tasks GROUP BY owner`.execute(db);
+      await sql`DROP TABLE task_count`.execute(db);
     },
   },
 };

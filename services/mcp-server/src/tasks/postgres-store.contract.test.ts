@@ -5,8 +5,10 @@
  * line, where the PostgreSQL server binaries are not installed (never in CI).
  */
 import { type PostgresCluster, startPostgres, systemPrograms } from '@mcp-workshop/test-infra';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { createSilentLogger } from '../logger.js';
+import { migrateTaskDatabase, TASK_MIGRATIONS, type TaskDatabase } from './postgres-migrations.js';
 import { createTaskPool } from './postgres-pool.js';
 import { openPostgresTaskStore } from './postgres-store.js';
 import { describeTaskStoreContract } from './test-support/task-store-contract.js';
@@ -35,6 +37,28 @@ describe.skipIf(!available.ok)('openPostgresTaskStore', () => {
         logger,
         ...options,
       });
+    },
+    async seedVersion1(tasks) {
+      // Written the way a server of migration 0001 wrote it: the migration, its rows, its count.
+      const logger = createSilentLogger();
+      const db = new Kysely<TaskDatabase>({
+        dialect: new PostgresDialect({ pool: createTaskPool({ connectionString: url, logger }) }),
+      });
+      try {
+        const first = TASK_MIGRATIONS['0001_tasks'];
+        if (!first) throw new Error('migration 0001_tasks is missing');
+        await migrateTaskDatabase(db, url, { '0001_tasks': first });
+        for (const [index, task] of tasks.entries()) {
+          const at = new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString();
+          await sql`INSERT INTO tasks (title, done, created_at, completed_at)
+                    VALUES (${task.title}, ${task.done}, ${at}::timestamptz, ${task.done ? at : null}::timestamptz)`.execute(
+            db,
+          );
+        }
+        await sql`UPDATE task_count SET n = ${tasks.length}`.execute(db);
+      } finally {
+        await db.destroy();
+      }
     },
   });
 });

@@ -43,8 +43,8 @@ describe.skipIf(!available.ok)('openPostgresTaskStore (Postgres only)', () => {
       const rows = await db.selectFrom('task_migrations').select('name').execute();
       expect(rows.map((row) => row.name)).toEqual(Object.keys(TASK_MIGRATIONS));
       // Every replica sees one schema: a task added through one is read through another.
-      const task = await stores[0]?.add('shared');
-      expect(await stores[REPLICAS - 1]?.get(task?.id ?? 0)).toEqual(task);
+      const task = await stores[0]?.add('', 'shared');
+      expect(await stores[REPLICAS - 1]?.get('', task?.id ?? 0)).toEqual(task);
     } finally {
       await db.destroy();
       for (const store of stores) await store.close();
@@ -58,11 +58,12 @@ describe.skipIf(!available.ok)('openPostgresTaskStore (Postgres only)', () => {
       dialect: new PostgresDialect({ pool: createTaskPool({ connectionString: url, logger }) }),
     });
     try {
-      // Hold the count row's lock, so the add is sent and then waits inside Postgres.
+      // Hold the owner's count row (inserted, not yet committed), so the add is sent and then
+      // waits inside Postgres for that key.
       const adding = await admin.connection().execute(async (holder) => {
         await sql`BEGIN`.execute(holder);
-        await sql`UPDATE task_count SET n = n`.execute(holder);
-        const pending = store.add('cut off').catch((error: unknown) => error);
+        await sql`INSERT INTO task_owner_count (owner, n) VALUES ('', 0)`.execute(holder);
+        const pending = store.add('', 'cut off').catch((error: unknown) => error);
         let waiting: number | undefined;
         for (let tries = 0; tries < 100 && waiting === undefined; tries += 1) {
           const { rows } = await sql<{ pid: number }>`
@@ -81,8 +82,8 @@ describe.skipIf(!available.ok)('openPostgresTaskStore (Postgres only)', () => {
       expect(adding).toBeInstanceOf(TaskAddUncertainError);
       expect((adding as Error).message).toMatch(/may or may not have been added\. Call list_tasks/);
       // This time it was not committed, and the store goes on working.
-      expect(await store.list('all')).toEqual([]);
-      expect((await store.add('next')).title).toBe('next');
+      expect(await store.list('', 'all')).toEqual([]);
+      expect((await store.add('', 'next')).title).toBe('next');
     } finally {
       await admin.destroy();
       await store.close();
@@ -117,23 +118,23 @@ describe.skipIf(!available.ok)('openPostgresTaskStore (Postgres only)', () => {
     const url = await cluster.createDatabase('outage');
     const store = await openOn(url);
     try {
-      const before = await store.add('before the outage');
+      const before = await store.add('', 'before the outage');
       await cluster.stopServer();
-      await expect(store.list('all')).rejects.toThrow(TaskStoreUnavailableError);
-      await expect(store.add('during the outage')).rejects.toThrow(
+      await expect(store.list('', 'all')).rejects.toThrow(TaskStoreUnavailableError);
+      await expect(store.add('', 'during the outage')).rejects.toThrow(
         'The task database is unreachable right now; try again in a moment.',
       );
       await expect(store.ping()).rejects.toThrow();
       await cluster.start();
       const deadline = Date.now() + RECOVERY_MS;
-      let tasks = await store.list('all').catch(() => undefined);
+      let tasks = await store.list('', 'all').catch(() => undefined);
       while (!tasks && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        tasks = await store.list('all').catch(() => undefined);
+        tasks = await store.list('', 'all').catch(() => undefined);
       }
       // The acknowledged write survived; the refused one was never half-stored.
       expect(tasks).toEqual([before]);
-      expect((await store.add('after the outage')).title).toBe('after the outage');
+      expect((await store.add('', 'after the outage')).title).toBe('after the outage');
     } finally {
       await store.close();
     }
@@ -148,7 +149,7 @@ describe.skipIf(!available.ok)('openPostgresTaskStore (Postgres only)', () => {
       await cluster.start();
     }
     const store = await openOn(url);
-    expect(await store.list('all')).toEqual([]);
+    expect(await store.list('', 'all')).toEqual([]);
     await store.close();
   }, 60_000);
 });

@@ -4,7 +4,8 @@
  * on a `pg` pool, so several replicas share one task list. It behaves like `sqlite-store.ts` down
  * to the strings: the same ids (never reused), order, timestamps, messages and answers for a
  * missing id. Every write is one statement, so it is stored whole or not at all, and it is
- * acknowledged only after Postgres has committed it. Contract: `test-support/task-store-contract.ts`.
+ * acknowledged only after Postgres has committed it. Every statement names the task's owner
+ * (store.ts), and the bound is per owner. Contract: `test-support/task-store-contract.ts`.
  */
 import { Kysely, PostgresDialect, type Selectable, sql } from 'kysely';
 import type pg from 'pg';
@@ -13,6 +14,7 @@ import { redactDatabaseUrl, TaskMigrationError } from './database-url.js';
 import { migrateTaskDatabase, type TaskDatabase } from './postgres-migrations.js';
 import { failedBeforeSending, isConnectionError, pingDatabase } from './postgres-pool.js';
 import {
+  checkOwner,
   checkTitle,
   isTaskId,
   listFullError,
@@ -45,7 +47,7 @@ export interface PostgresTaskStoreOptions {
   logger: Logger;
   /** Clock for `createdAt` and `completedAt`; tests pass a fixed one. */
   now?: () => Date;
-  /** The list bound; only tests lower it, to reach it without 10,000 inserts. */
+  /** The per-owner list bound; only tests lower it, to reach it without 10,000 inserts. */
   maxTasks?: number;
 }
 
@@ -104,25 +106,38 @@ export async function openPostgresTaskStore({
   const timestamp = () => sql<Date>`${now().toISOString()}::timestamptz`;
 
   return {
-    async add(title) {
+    async add(owner, title) {
+      checkOwner(owner);
       checkTitle(title);
       const row = await guard('add', () =>
         db
-          // Taking a slot and inserting is one statement: the count row's lock makes concurrent
-          // adds take turns, and each re-checks the bound against the count the last one left.
+          // Taking a slot and inserting is one statement: the owner's count row's lock makes
+          // concurrent adds for that owner take turns, and each re-checks the bound against the
+          // count the last one left. The first add of a new owner inserts the row; two such adds
+          // at once meet on the primary key, and the second becomes the update. A refused add
+          // inserts nothing, so it takes no id.
           .with('slot', (qb) =>
             qb
-              .updateTable('task_count')
-              .set((eb) => ({ n: eb('n', '+', 1) }))
-              .where('n', '<', maxTasks)
+              .insertInto('task_owner_count')
+              .values({ owner, n: 1 })
+              .onConflict((oc) =>
+                oc
+                  .column('owner')
+                  .doUpdateSet((eb) => ({ n: eb('task_owner_count.n', '+', 1) }))
+                  .where('task_owner_count.n', '<', maxTasks),
+              )
               .returning('n'),
           )
           .insertInto('tasks')
-          .columns(['title', 'created_at'])
+          .columns(['owner', 'title', 'created_at'])
           .expression((eb) =>
             eb
               .selectFrom('slot')
-              .select([sql<string>`${title}::text`.as('title'), timestamp().as('created_at')]),
+              .select([
+                sql<string>`${owner}::text`.as('owner'),
+                sql<string>`${title}::text`.as('title'),
+                timestamp().as('created_at'),
+              ]),
           )
           .returning(COLUMNS)
           .executeTakeFirst(),
@@ -130,25 +145,34 @@ export async function openPostgresTaskStore({
       if (!row) throw listFullError(maxTasks);
       return toTask(row);
     },
-    async list(status) {
+    async list(owner, status) {
+      checkOwner(owner);
       const rows = await guard('list', () =>
         db
           .selectFrom('tasks')
           .select(COLUMNS)
+          .where('owner', '=', owner)
           .$if(status !== 'all', (qb) => qb.where('done', '=', status === 'done'))
           .orderBy('id')
           .execute(),
       );
       return rows.map(toTask);
     },
-    async get(id) {
+    async get(owner, id) {
+      checkOwner(owner);
       if (!isTaskId(id)) return undefined;
       const row = await guard('get', () =>
-        db.selectFrom('tasks').select(COLUMNS).where('id', '=', String(id)).executeTakeFirst(),
+        db
+          .selectFrom('tasks')
+          .select(COLUMNS)
+          .where('owner', '=', owner)
+          .where('id', '=', String(id))
+          .executeTakeFirst(),
       );
       return row && toTask(row);
     },
-    async complete(id) {
+    async complete(owner, id) {
+      checkOwner(owner);
       if (!isTaskId(id)) return undefined;
       const row = await guard('complete', () =>
         db
@@ -156,23 +180,28 @@ export async function openPostgresTaskStore({
           // coalesce keeps the first completion time: a concurrent complete waits for the row
           // lock, then sees the time the first one stored.
           .set({ done: true, completed_at: sql<Date>`coalesce(completed_at, ${timestamp()})` })
+          .where('owner', '=', owner)
           .where('id', '=', String(id))
           .returning(COLUMNS)
           .executeTakeFirst(),
       );
       return row && toTask(row);
     },
-    async delete(id) {
+    async delete(owner, id) {
+      checkOwner(owner);
       if (!isTaskId(id)) return undefined;
       const row = await guard('delete', () =>
         db
-          .with('gone', (qb) => qb.deleteFrom('tasks').where('id', '=', String(id)).returning(COLUMNS))
+          .with('gone', (qb) =>
+            qb.deleteFrom('tasks').where('owner', '=', owner).where('id', '=', String(id)).returning(COLUMNS),
+          )
           // Runs even though nothing below reads it (Postgres runs every writing CTE); only a
           // delete that found the task frees a slot, so a concurrent second delete frees none.
           .with('freed', (qb) =>
             qb
-              .updateTable('task_count')
+              .updateTable('task_owner_count')
               .set((eb) => ({ n: eb('n', '-', 1) }))
+              .where('owner', '=', owner)
               .where(({ exists, selectFrom }) => exists(selectFrom('gone').select('id')))
               .returning('n'),
           )

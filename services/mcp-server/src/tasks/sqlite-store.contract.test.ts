@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 import { createSilentLogger } from '../logger.js';
-import { openTaskStore } from './sqlite-store.js';
+import { MIGRATIONS, openTaskStore, TASKS_DB_FILE } from './sqlite-store.js';
+import { loadSqlite } from './sqlite-wasm.js';
 import { describeTaskStoreContract } from './test-support/task-store-contract.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-contract-'));
@@ -23,5 +24,25 @@ describeTaskStoreContract('SQLite', {
   },
   async open(options) {
     return openTaskStore({ dataDir, logger: createSilentLogger(), ...options });
+  },
+  async seedVersion1(tasks) {
+    // Written the way a server of schema version 1 wrote it: its one migration, then its rows.
+    fs.mkdirSync(dataDir, { recursive: true });
+    const db = new (loadSqlite().Database)(path.join(dataDir, TASKS_DB_FILE));
+    try {
+      db.exec(MIGRATIONS[0] ?? '');
+      db.exec('PRAGMA user_version = 1');
+      for (const [index, task] of tasks.entries()) {
+        const at = new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString();
+        db.run('INSERT INTO tasks (title, done, created_at, completed_at) VALUES (?, ?, ?, ?)', [
+          task.title,
+          task.done ? 1 : 0,
+          at,
+          task.done ? at : null,
+        ]);
+      }
+    } finally {
+      db.close();
+    }
   },
 });

@@ -11,7 +11,13 @@ import ts from 'typescript';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../logger.js';
 import { lockPathFor, STALE_LOCK_MS, TaskStoreBusyError } from './sqlite-lock.js';
-import { CONNECTION_PRAGMAS, MAX_TITLE_LENGTH, openTaskStore, TASKS_DB_FILE } from './sqlite-store.js';
+import {
+  CONNECTION_PRAGMAS,
+  MAX_TITLE_LENGTH,
+  MIGRATIONS,
+  openTaskStore,
+  TASKS_DB_FILE,
+} from './sqlite-store.js';
 import type { TaskStore } from './store.js';
 
 /** Enough committed writes that the kill lands in the middle of a busy writer, not before it starts. */
@@ -62,8 +68,8 @@ describe('openTaskStore', () => {
 
   it('adds, lists, completes and deletes tasks', async () => {
     const store = open({ now: () => new Date('2026-07-28T12:00:00Z') });
-    const milk = await store.add('Buy milk');
-    const bread = await store.add('Buy bread');
+    const milk = await store.add('', 'Buy milk');
+    const bread = await store.add('', 'Buy bread');
     expect(milk).toEqual({
       id: 1,
       title: 'Buy milk',
@@ -71,44 +77,44 @@ describe('openTaskStore', () => {
       createdAt: '2026-07-28T12:00:00.000Z',
       completedAt: null,
     });
-    expect(await store.complete(bread.id)).toMatchObject({
+    expect(await store.complete('', bread.id)).toMatchObject({
       done: true,
       completedAt: '2026-07-28T12:00:00.000Z',
     });
-    expect((await store.list('open')).map((task) => task.title)).toEqual(['Buy milk']);
-    expect((await store.list('done')).map((task) => task.title)).toEqual(['Buy bread']);
-    expect((await store.list('all')).map((task) => task.id)).toEqual([1, 2]);
-    expect(await store.delete(milk.id)).toEqual(milk);
-    expect(await store.get(milk.id)).toBeUndefined();
-    expect((await store.list('all')).map((task) => task.id)).toEqual([2]);
+    expect((await store.list('', 'open')).map((task) => task.title)).toEqual(['Buy milk']);
+    expect((await store.list('', 'done')).map((task) => task.title)).toEqual(['Buy bread']);
+    expect((await store.list('', 'all')).map((task) => task.id)).toEqual([1, 2]);
+    expect(await store.delete('', milk.id)).toEqual(milk);
+    expect(await store.get('', milk.id)).toBeUndefined();
+    expect((await store.list('', 'all')).map((task) => task.id)).toEqual([2]);
   });
 
   it('keeps the first completion time when a task is completed twice', async () => {
     let clock = new Date('2026-07-28T12:00:00Z');
     const store = open({ now: () => clock });
-    const task = await store.add('Water plants');
-    const first = await store.complete(task.id);
+    const task = await store.add('', 'Water plants');
+    const first = await store.complete('', task.id);
     clock = new Date('2026-07-29T08:00:00Z');
-    expect(await store.complete(task.id)).toEqual(first);
+    expect(await store.complete('', task.id)).toEqual(first);
   });
 
   it('never reuses the id of a deleted task', async () => {
     const store = open();
-    await store.add('one');
-    const two = await store.add('two');
-    await store.delete(two.id);
-    expect((await store.add('three')).id).toBe(3);
+    await store.add('', 'one');
+    const two = await store.add('', 'two');
+    await store.delete('', two.id);
+    expect((await store.add('', 'three')).id).toBe(3);
   });
 
   it.each([0, -1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 2, 1e300])(
     'answers undefined for id %s, which names no task',
     async (id) => {
       const store = open();
-      await store.add('keep me');
-      expect(await store.get(id)).toBeUndefined();
-      expect(await store.complete(id)).toBeUndefined();
-      expect(await store.delete(id)).toBeUndefined();
-      expect(await store.list('all')).toHaveLength(1);
+      await store.add('', 'keep me');
+      expect(await store.get('', id)).toBeUndefined();
+      expect(await store.complete('', id)).toBeUndefined();
+      expect(await store.delete('', id)).toBeUndefined();
+      expect(await store.list('', 'all')).toHaveLength(1);
     },
   );
 
@@ -120,9 +126,9 @@ describe('openTaskStore', () => {
     '😀 ünïcödé ✓',
   ])('stores the title %j verbatim and leaves the table intact', async (title) => {
     const store = open();
-    const task = await store.add(title);
-    expect((await store.get(task.id))?.title).toBe(title);
-    expect(await store.list('all')).toHaveLength(1);
+    const task = await store.add('', title);
+    expect((await store.get('', task.id))?.title).toBe(title);
+    expect(await store.list('', 'all')).toHaveLength(1);
     expect(rawQuery("SELECT name FROM sqlite_master WHERE name = 'tasks'")).toHaveLength(1);
   });
 
@@ -130,23 +136,23 @@ describe('openTaskStore', () => {
     'throws a ToolError for a title of length %#',
     async (title) => {
       const store = open();
-      await expect(store.add(title)).rejects.toThrow(ToolError);
-      expect(await store.list('all')).toEqual([]);
+      await expect(store.add('', title)).rejects.toThrow(ToolError);
+      expect(await store.list('', 'all')).toEqual([]);
     },
   );
 
   it('keeps tasks when the store is closed and opened again', async () => {
     const first = open();
-    await first.add('survive a restart');
-    await first.complete(1);
+    await first.add('', 'survive a restart');
+    await first.complete('', 1);
     await first.close();
-    expect(await open().list('all')).toMatchObject([{ id: 1, title: 'survive a restart', done: true }]);
+    expect(await open().list('', 'all')).toMatchObject([{ id: 1, title: 'survive a restart', done: true }]);
   });
 
   it('creates a missing data directory and records the schema version', async () => {
     dir = path.join(dir, 'nested', 'data');
     await open().close();
-    expect(rawQuery('PRAGMA user_version')).toEqual([{ user_version: 1 }]);
+    expect(rawQuery('PRAGMA user_version')).toEqual([{ user_version: MIGRATIONS.length }]);
     expect(rawQuery('PRAGMA journal_mode')).toEqual([{ journal_mode: 'delete' }]);
   });
 
@@ -157,13 +163,13 @@ describe('openTaskStore', () => {
   });
 
   it('removes a stale lock left by a crashed process when it opens', async () => {
-    await open().add('before the crash');
+    await open().add('', 'before the crash');
     await closeAll();
     leaveLock(STALE_LOCK_MS + 1_000);
     const logs: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => logs.push(line) });
     const store = open({ logger });
-    expect((await store.list('all')).map((task) => task.title)).toEqual(['before the crash']);
+    expect((await store.list('', 'all')).map((task) => task.title)).toEqual(['before the crash']);
     expect(fs.existsSync(lockPathFor(dbFile()))).toBe(false);
     expect(logs.join('')).toMatch(/stale SQLite lock/);
   });
@@ -171,22 +177,22 @@ describe('openTaskStore', () => {
   it('recovers when a lock goes stale while the store is open', async () => {
     const store = open();
     leaveLock(STALE_LOCK_MS + 1_000);
-    expect((await store.add('after recovery')).id).toBe(1);
+    expect((await store.add('', 'after recovery')).id).toBe(1);
   });
 
   it('gives a clear busy error, and keeps the lock, when a live holder keeps it through every retry', async () => {
     const store = open();
     leaveLock(0);
-    await expect(store.add('blocked')).rejects.toThrow(TaskStoreBusyError);
-    await expect(store.list('all')).rejects.toThrow(/busy: another process is holding its database lock/);
+    await expect(store.add('', 'blocked')).rejects.toThrow(TaskStoreBusyError);
+    await expect(store.list('', 'all')).rejects.toThrow(/busy: another process is holding its database lock/);
     expect(fs.existsSync(lockPathFor(dbFile()))).toBe(true);
     fs.rmdirSync(lockPathFor(dbFile()));
-    expect(await store.list('all')).toEqual([]);
+    expect(await store.list('', 'all')).toEqual([]);
   });
 
   it("lets SQLite roll back a crashed writer's journal by itself (patches/node-sqlite3-wasm@0.8.60.patch)", async () => {
     const store = open();
-    for (let i = 0; i < 10; i++) await store.add(`committed ${i}`);
+    for (let i = 0; i < 10; i++) await store.add('', `committed ${i}`);
     await closeAll();
     // What a crash leaves behind, without killing anything: copies of the database file holding
     // uncommitted pages and of the journal that undoes them, taken while the writer is mid-transaction.
@@ -210,7 +216,7 @@ describe('openTaskStore', () => {
     dir = crashed;
     // Without the patch SQLite thinks its own lock is another writer's, skips the rollback and
     // returns the uncommitted rows too.
-    expect((await open().list('all')).map((task) => task.title)).toEqual(
+    expect((await open().list('', 'all')).map((task) => task.title)).toEqual(
       Array.from({ length: 10 }, (_, index) => `committed ${index}`),
     );
     await closeAll();
@@ -225,7 +231,7 @@ describe('openTaskStore', () => {
       [
         'const store = openTaskStore({ dataDir: process.argv[2], logger });',
         // Pipes are written synchronously on Linux, so every id the parent reads was committed first.
-        `for (let i = 0; i < ${WRITER_MAX_TASKS}; i++) process.stdout.write((await store.add('task ' + i)).id + '\\n');`,
+        `for (let i = 0; i < ${WRITER_MAX_TASKS}; i++) process.stdout.write((await store.add('', 'task ' + i)).id + '\\n');`,
       ],
       [dataDir],
       (lines) => lines.length >= KILL_AFTER_IDS,
@@ -236,7 +242,7 @@ describe('openTaskStore', () => {
     dir = dataDir;
     // The writer may have died holding its lock; a restart after the stale threshold recovers it.
     backdateLock(dbFile());
-    const ids = (await open().list('all')).map((task) => task.id);
+    const ids = (await open().list('', 'all')).map((task) => task.id);
     expect(ids).toEqual(expect.arrayContaining(committed));
     // Contiguous from 1: no task was half-written, and none was lost before a later one.
     expect(ids).toEqual(Array.from({ length: ids.length }, (_, index) => index + 1));
@@ -250,7 +256,7 @@ describe('openTaskStore', () => {
       dir,
       [
         'const store = openTaskStore({ dataDir: process.argv[2], logger });',
-        "for (let i = 0; i < 10; i++) await store.add('committed ' + i);",
+        "for (let i = 0; i < 10; i++) await store.add('', 'committed ' + i);",
         'await store.close();',
         `const file = process.argv[2] + '/${TASKS_DB_FILE}';`,
         "process.stdout.write('committed-bytes ' + fs.statSync(file).size + '\\n');",
@@ -274,7 +280,7 @@ describe('openTaskStore', () => {
     // The uncommitted rows really are in the database file, not only in the dead process's memory.
     expect(fs.statSync(dbFile()).size).toBeGreaterThan(committedBytes);
     backdateLock(dbFile());
-    expect((await open().list('all')).map((task) => task.title)).toEqual(
+    expect((await open().list('', 'all')).map((task) => task.title)).toEqual(
       Array.from({ length: 10 }, (_, index) => `committed ${index}`),
     );
     await closeAll();
@@ -345,10 +351,17 @@ async function runChildUntilKilled(
  * `dir` has no node_modules. A runtime import of a module not listed here fails the child loudly.
  */
 function transpileStoreInto(dir: string): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
+  // Paths from src/, kept as they are so the relative imports between them still resolve.
+  const src = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
   const resolve = createRequire(import.meta.url).resolve;
-  for (const name of ['sqlite-store.ts', 'sqlite-lock.ts', 'sqlite-wasm.ts', 'store.ts']) {
-    const { outputText } = ts.transpileModule(fs.readFileSync(path.join(here, name), 'utf8'), {
+  fs.mkdirSync(path.join(dir, 'tasks'));
+  for (const name of [
+    'tasks/sqlite-store.ts',
+    'tasks/sqlite-lock.ts',
+    'tasks/sqlite-wasm.ts',
+    'tasks/store.ts',
+  ]) {
+    const { outputText } = ts.transpileModule(fs.readFileSync(path.join(src, name), 'utf8'), {
       compilerOptions: {
         module: ts.ModuleKind.ESNext,
         target: ts.ScriptTarget.ES2023,
@@ -366,5 +379,5 @@ function transpileStoreInto(dir: string): string {
       );
     fs.writeFileSync(path.join(dir, name.replace(/\.ts$/, '.js')), js);
   }
-  return path.join(dir, 'sqlite-store.js');
+  return path.join(dir, 'tasks', 'sqlite-store.js');
 }

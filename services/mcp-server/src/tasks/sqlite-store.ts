@@ -22,9 +22,11 @@ import type { Logger } from '../logger.js';
 import { removeStaleLock, withBusyRetry } from './sqlite-lock.js';
 import { loadSqlite } from './sqlite-wasm.js';
 import {
+  checkOwner,
   checkTitle,
   isTaskId,
   listFullError,
+  MAX_OWNER_LENGTH,
   MAX_TASKS,
   MAX_TITLE_LENGTH,
   type Task,
@@ -49,6 +51,10 @@ export const CONNECTION_PRAGMAS = 'PRAGMA journal_mode = DELETE; PRAGMA synchron
  * Migration N takes the schema from `user_version` N-1 to N. Append; never edit a shipped one.
  * AUTOINCREMENT means an id is never reused, even after deletes, so an old id a model remembers
  * can never hit a different task.
+ *
+ * 2 gives every task an owner (see store.ts). Tasks stored before there were owners were the one
+ * shared list, so they stay the shared owner's (`''`, the list stdio and no-sign-in HTTP use).
+ * Every statement names the owner, and the index makes each one a range of that owner's rows.
  */
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE tasks (
@@ -58,22 +64,24 @@ export const MIGRATIONS: readonly string[] = [
      created_at TEXT NOT NULL,
      completed_at TEXT
    )`,
+  `ALTER TABLE tasks ADD COLUMN owner TEXT NOT NULL DEFAULT '' CHECK (length(owner) <= ${MAX_OWNER_LENGTH});
+   CREATE INDEX tasks_owner_id ON tasks (owner, id);`,
 ];
 
 const COLUMNS = 'id, title, done, created_at, completed_at';
 
 const SQL = {
-  // One statement checks the bound and inserts, so two writers cannot both squeeze past it.
-  add: `INSERT INTO tasks (title, created_at) SELECT ?, ? WHERE (SELECT count(*) FROM tasks) < ? RETURNING ${COLUMNS}`,
+  // One statement checks the owner's bound and inserts, so two writers cannot both squeeze past it.
+  add: `INSERT INTO tasks (owner, title, created_at) SELECT :owner, :title, :now WHERE (SELECT count(*) FROM tasks WHERE owner = :owner) < :max RETURNING ${COLUMNS}`,
   list: {
-    all: `SELECT ${COLUMNS} FROM tasks ORDER BY id`,
-    open: `SELECT ${COLUMNS} FROM tasks WHERE done = 0 ORDER BY id`,
-    done: `SELECT ${COLUMNS} FROM tasks WHERE done = 1 ORDER BY id`,
+    all: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? ORDER BY id`,
+    open: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND done = 0 ORDER BY id`,
+    done: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND done = 1 ORDER BY id`,
   } satisfies Record<TaskStatusFilter, string>,
-  get: `SELECT ${COLUMNS} FROM tasks WHERE id = ?`,
+  get: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND id = ?`,
   // coalesce keeps the first completion time, so completing twice changes nothing.
-  complete: `UPDATE tasks SET done = 1, completed_at = coalesce(completed_at, ?) WHERE id = ? RETURNING ${COLUMNS}`,
-  delete: `DELETE FROM tasks WHERE id = ? RETURNING ${COLUMNS}`,
+  complete: `UPDATE tasks SET done = 1, completed_at = coalesce(completed_at, ?) WHERE owner = ? AND id = ? RETURNING ${COLUMNS}`,
+  delete: `DELETE FROM tasks WHERE owner = ? AND id = ? RETURNING ${COLUMNS}`,
 } as const;
 
 export interface TaskStoreOptions {
@@ -82,7 +90,7 @@ export interface TaskStoreOptions {
   logger: Logger;
   /** Clock for `createdAt` and `completedAt`; tests pass a fixed one. */
   now?: () => Date;
-  /** The list bound; only tests lower it, to reach it without 10,000 inserts. */
+  /** The per-owner list bound; only tests lower it, to reach it without 10,000 inserts. */
   maxTasks?: number;
 }
 
@@ -119,23 +127,33 @@ export function openTaskStore({
   };
 
   return {
-    async add(title) {
+    async add(owner, title) {
+      checkOwner(owner);
       checkTitle(title);
-      const task = one(SQL.add, [title, now().toISOString(), maxTasks]);
+      const task = one(SQL.add, {
+        ':owner': owner,
+        ':title': title,
+        ':now': now().toISOString(),
+        ':max': maxTasks,
+      });
       if (!task) throw listFullError(maxTasks);
       return task;
     },
-    async list(status) {
-      return (retry(() => db.all(SQL.list[status])) as Row[]).map(toTask);
+    async list(owner, status) {
+      checkOwner(owner);
+      return (retry(() => db.all(SQL.list[status], [owner])) as Row[]).map(toTask);
     },
-    async get(id) {
-      return isTaskId(id) ? one(SQL.get, [id]) : undefined;
+    async get(owner, id) {
+      checkOwner(owner);
+      return isTaskId(id) ? one(SQL.get, [owner, id]) : undefined;
     },
-    async complete(id) {
-      return isTaskId(id) ? one(SQL.complete, [now().toISOString(), id]) : undefined;
+    async complete(owner, id) {
+      checkOwner(owner);
+      return isTaskId(id) ? one(SQL.complete, [now().toISOString(), owner, id]) : undefined;
     },
-    async delete(id) {
-      return isTaskId(id) ? one(SQL.delete, [id]) : undefined;
+    async delete(owner, id) {
+      checkOwner(owner);
+      return isTaskId(id) ? one(SQL.delete, [owner, id]) : undefined;
     },
     async close() {
       if (db.isOpen) db.close();

@@ -3,6 +3,11 @@
  * What the task tools need from storage. Two adapters implement it with the same behaviour:
  * `sqlite-store.ts` over a SQLite file under `DATA_DIR` (the default), and `postgres-store.ts`
  * over Postgres when `DATABASE_URL` is set. `test-support/task-store-contract.ts` holds both to one suite.
+ *
+ * Every task has an owner (`auth/caller.ts` `ownerOf`: the signed-in subject, or `''` when sign-in
+ * is off), and every method takes it: a task of another owner answers exactly like a task that does
+ * not exist, so nobody can learn that someone else's task is there. Ids stay global and are never
+ * reused, whoever owned them.
  */
 import { ToolError } from '@mcp-workshop/shared';
 
@@ -23,19 +28,40 @@ export type TaskStatusFilter = 'all' | 'open' | 'done';
  * rejects with a `ToolError`.
  */
 export interface TaskStore {
-  add(title: string): Promise<Task>;
-  /** Oldest first (by id). */
-  list(status: TaskStatusFilter): Promise<Task[]>;
-  get(id: number): Promise<Task | undefined>;
-  /** Marks a task done, keeping the first completion time; undefined when there is no such task. */
-  complete(id: number): Promise<Task | undefined>;
-  /** Deletes a task; returns the deleted task, or undefined when there is no such task. */
-  delete(id: number): Promise<Task | undefined>;
+  /** Adds a task to `owner`'s list; refused once that list holds {@link MAX_TASKS}. */
+  add(owner: string, title: string): Promise<Task>;
+  /** `owner`'s tasks, oldest first (by id). */
+  list(owner: string, status: TaskStatusFilter): Promise<Task[]>;
+  /** The task, or undefined when there is no such task of `owner`'s. */
+  get(owner: string, id: number): Promise<Task | undefined>;
+  /** Marks a task done, keeping the first completion time; undefined when `owner` has no such task. */
+  complete(owner: string, id: number): Promise<Task | undefined>;
+  /** Deletes a task; returns the deleted task, or undefined when `owner` has no such task. */
+  delete(owner: string, id: number): Promise<Task | undefined>;
   close(): Promise<void>;
 }
 
-/** Keeps the database, and a full `list_tasks` answer, a size a model and a laptop can handle. */
+/**
+ * Keeps each owner's list, and a full `list_tasks` answer, a size a model and a laptop can handle.
+ * Per owner, so one user filling their list cannot stop anybody else from adding.
+ */
 export const MAX_TASKS = 10_000;
+
+/**
+ * The longest owner a task can have. `auth/caller.ts` cuts `ownerOf` to it and re-exports it; it
+ * lives here because the stores bound their column with it and must load without the auth layer.
+ */
+export const MAX_OWNER_LENGTH = 512;
+
+/**
+ * Refuses an owner no caller could have (`ownerOf` never makes one): a bug, so a plain `Error`, not a
+ * message for the model. Both adapters call it first, and both schemas bound the column the same way.
+ */
+export function checkOwner(owner: string): void {
+  if (typeof owner !== 'string' || owner.length > MAX_OWNER_LENGTH || owner.includes('\u0000')) {
+    throw new Error(`A task owner must be a string of at most ${MAX_OWNER_LENGTH} characters without NUL.`);
+  }
+}
 
 /** A task title is a one-line label, not a document; both schemas' CHECKs use the same number. */
 export const MAX_TITLE_LENGTH = 200;

@@ -3,7 +3,8 @@
  * A {@link TaskStore} whose statements are database client spans: every store method runs one
  * statement (see the adapters), so one span per call is one span per statement. A span says which
  * database and which operation on which table (`INSERT tasks`), after OpenTelemetry's database
- * conventions, and nothing else: no statement text, no bound value, no task title.
+ * conventions, and nothing else: no statement text, no bound value, no task title, no owner (a
+ * subject is personal data, and the log line of the tool call already carries the trace).
  */
 
 import { ToolError } from '@mcp-workshop/shared';

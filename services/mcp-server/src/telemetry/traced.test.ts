@@ -44,10 +44,10 @@ function sqliteStore() {
 describe('traceTaskStore', () => {
   it('makes one span per statement, named by operation and table, with no value in it', async () => {
     const store = sqliteStore();
-    const task = await store.add('call the plumber about the secret leak');
-    await store.list('all');
-    await store.complete(task.id);
-    await store.delete(task.id);
+    const task = await store.add('', 'call the plumber about the secret leak');
+    await store.list('', 'all');
+    await store.complete('', task.id);
+    await store.delete('', task.id);
     await store.close();
 
     const spans = exporter.getFinishedSpans();
@@ -70,7 +70,7 @@ describe('traceTaskStore', () => {
       { system: 'postgresql', address: 'db.internal', port: 5433, database: 'tasks' },
       tracer,
     );
-    await store.list('open');
+    await store.list('', 'open');
     expect(exporter.getFinishedSpans()[0]?.attributes).toMatchObject({
       'db.system.name': 'postgresql',
       'db.namespace': 'tasks',
@@ -98,8 +98,8 @@ describe('traceTaskStore', () => {
         { system: 'postgresql' },
         tracer,
       );
-    await expect(failing(refused).add('x'.repeat(300))).rejects.toBe(refused);
-    await expect(failing(down).add('milk')).rejects.toBe(down);
+    await expect(failing(refused).add('', 'x'.repeat(300))).rejects.toBe(refused);
+    await expect(failing(down).add('', 'milk')).rejects.toBe(down);
 
     const [refusedSpan, downSpan] = exporter.getFinishedSpans();
     expect(refusedSpan?.status.code).toBe(0);

@@ -49,11 +49,15 @@ export async function readMessages(response: Response): Promise<JsonRpcMessage[]
   return parseMcpBody(response.headers.get('content-type'), await response.text()) as JsonRpcMessage[];
 }
 
-/** Opens a 2025-era session with raw HTTP and returns its id. */
-export async function openRawSession(mcpUrl: string, protocolVersion = '2025-11-25'): Promise<string> {
-  const response = await fetch(mcpUrl, {
+/** `initialize` for a 2025-era session, with raw HTTP; `headers` may carry a token. */
+export function postInitialize(
+  mcpUrl: string,
+  headers: Record<string, string> = {},
+  protocolVersion = '2025-11-25',
+): Promise<Response> {
+  return fetch(mcpUrl, {
     method: 'POST',
-    headers: MCP_HEADERS,
+    headers: { ...MCP_HEADERS, ...headers },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -61,12 +65,26 @@ export async function openRawSession(mcpUrl: string, protocolVersion = '2025-11-
       params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-test', version: '0' } },
     }),
   });
+}
+
+/** Opens a 2025-era session with raw HTTP and returns its id; `headers` may carry a token. */
+export async function openRawSession(
+  mcpUrl: string,
+  protocolVersion = '2025-11-25',
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const response = await postInitialize(mcpUrl, headers, protocolVersion);
   await response.text();
   const sessionId = response.headers.get('mcp-session-id');
   if (!sessionId) throw new Error(`initialize returned no session id (HTTP ${response.status})`);
   await fetch(mcpUrl, {
     method: 'POST',
-    headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': protocolVersion },
+    headers: {
+      ...MCP_HEADERS,
+      ...headers,
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': protocolVersion,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
   });
   return sessionId;
@@ -118,4 +136,68 @@ export function postModern(
     },
     body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN_META } }),
   });
+}
+
+/** The JSON-RPC `result` in a raw answer body, JSON or SSE alike; undefined when it holds none. */
+export function resultIn(text: string): Record<string, unknown> | undefined {
+  let messages: unknown[];
+  try {
+    messages = parseMcpBody(
+      text.trimStart().startsWith('{') ? 'application/json' : 'text/event-stream',
+      text,
+    );
+  } catch {
+    return undefined;
+  }
+  for (const message of messages as JsonRpcMessage[]) if (message?.result) return message.result;
+  return undefined;
+}
+
+/** The base64 form of the Mcp-Name header, which carries any string a plain header could not. */
+export function mcpNameHeader(value: string): string {
+  return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+/** How a signed-in test client speaks to `/mcp`: in a 2025 session, 2025 stateless, or 2026-07-28. */
+export type Era = '2025 session' | '2025 stateless' | '2026-07-28';
+export const ERAS: readonly Era[] = ['2025 session', '2025 stateless', '2026-07-28'];
+
+/** One client with one token, in one era; it opens its 2025 session on first use. */
+export class EraClient {
+  #sessionId: string | undefined;
+  #id = 1;
+
+  constructor(
+    readonly era: Era,
+    readonly mcpUrl: string,
+    readonly token: string,
+  ) {}
+
+  /** Sends one request and returns the raw answer, whatever its status. */
+  async send(method: string, params: Record<string, unknown>): Promise<{ status: number; text: string }> {
+    const headers: Record<string, string> = { ...MCP_HEADERS, authorization: `Bearer ${this.token}` };
+    let body: Record<string, unknown> = { jsonrpc: '2.0', id: this.#id++, method, params };
+    if (this.era === '2026-07-28') {
+      headers['mcp-protocol-version'] = '2026-07-28';
+      headers['mcp-method'] = method;
+      const name =
+        method === 'resources/read'
+          ? params.uri
+          : method === 'tools/call' || method === 'prompts/get'
+            ? params.name
+            : undefined;
+      if (typeof name === 'string') headers['mcp-name'] = mcpNameHeader(name);
+      body = { ...body, params: { ...params, _meta: MODERN_META } };
+    } else {
+      headers['mcp-protocol-version'] = '2025-11-25';
+      if (this.era === '2025 session') {
+        this.#sessionId ??= await openRawSession(this.mcpUrl, '2025-11-25', {
+          authorization: headers.authorization ?? '',
+        });
+        headers['mcp-session-id'] = this.#sessionId;
+      }
+    }
+    const response = await fetch(this.mcpUrl, { method: 'POST', headers, body: JSON.stringify(body) });
+    return { status: response.status, text: await response.text() };
+  }
 }

@@ -1,9 +1,12 @@
 /**
  * @module test-support/in-memory
  * Connects the official MCP client to a fresh server over an in-process transport, so tool
- * tests exercise the same validation and wire shapes as a real client, without a socket.
+ * tests exercise the same validation and wire shapes as a real client, without a socket. With
+ * `authInfo`, every message arrives as if over HTTP with that verified token (`ctx.http.authInfo`),
+ * so tests can play two signed-in users against one store.
  */
 import { Client, type ClientOptions } from '@modelcontextprotocol/client';
+import type { AuthInfo, McpServer } from '@modelcontextprotocol/server';
 import { connectInProcess, type InProcessConnection } from '../in-process.js';
 import { createSilentLogger } from '../logger.js';
 import { createMcpServer, type McpServerOptions } from '../server.js';
@@ -17,14 +20,35 @@ export interface ConnectOptions {
   server?: McpServerOptions;
   /** Passed to the `Client`, e.g. `{ capabilities: { elicitation: {} } }`. */
   client?: ClientOptions;
+  /** The verified token every request carries, as the HTTP layer would pass it; none: sign-in off. */
+  authInfo?: AuthInfo;
 }
 
 /** Opens a client on a new server built from `deps`. Always `await close()` (use afterEach). */
 export async function connectInMemory(deps: ToolDeps, options: ConnectOptions = {}): Promise<Connected> {
-  return connectInProcess(
-    createMcpServer(deps, options.server),
-    new Client({ name: 'workshop-test', version: '0.0.0' }, options.client),
-  );
+  const server = createMcpServer(deps, options.server);
+  const client = new Client({ name: 'workshop-test', version: '0.0.0' }, options.client);
+  return connectInProcess(server, client, options.authInfo);
+}
+
+/** Connects `client` to `server` so that every request carries `authInfo`, as over HTTP with sign-in. */
+export function connectAs(
+  server: McpServer,
+  authInfo: AuthInfo,
+  client: Client = new Client({ name: 'workshop-test', version: '0.0.0' }),
+): Promise<Connected> {
+  return connectInProcess(server, client, authInfo);
+}
+
+/** A verified token for `sub` with `scopes`, as the resource server would make it. */
+export function tokenFor(sub: string, scopes: readonly string[]): AuthInfo {
+  return {
+    token: `test-token-${sub}`,
+    clientId: 'workshop-test-client',
+    scopes: [...scopes],
+    expiresAt: Math.floor(Date.now() / 1000) + 3600,
+    extra: { sub },
+  };
 }
 
 /** Deps that fail loudly if a test touches something it did not set up. */

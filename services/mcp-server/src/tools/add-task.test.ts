@@ -48,7 +48,7 @@ describe('add_task', () => {
     });
     expect(JSON.parse(text(result))).toEqual(result.structuredContent);
     expect((result.content as Array<{ text: string }>)[1]?.text).toBe('Added task 1: "Buy milk".');
-    expect(await store.list('all')).toHaveLength(1);
+    expect(await store.list('', 'all')).toHaveLength(1);
   });
 
   it('trims the title and joins its lines when it spans several', async () => {
@@ -66,7 +66,7 @@ describe('add_task', () => {
     const result = await call({ title });
     expect(validateToolResult(result).ok).toBe(true);
     expect(result.structuredContent).toMatchObject({ task: { id: 1, title } });
-    expect((await store.list('all')).map((task) => task.title)).toEqual([title]);
+    expect((await store.list('', 'all')).map((task) => task.title)).toEqual([title]);
   });
 
   it.each([
@@ -87,7 +87,7 @@ describe('add_task', () => {
     const result = await call(args);
     expect(result.isError).toBe(true);
     expect(validateToolResult(result).ok).toBe(true);
-    expect(await store.list('all')).toEqual([]);
+    expect(await store.list('', 'all')).toEqual([]);
     expect(({} as Record<string, unknown>).title).toBeUndefined();
   });
 
@@ -104,7 +104,7 @@ describe('add_task', () => {
     expect(text(result)).toBe(
       'The task list is full: it holds at most 10,000 tasks. Delete finished tasks with delete_task, then add this one again.',
     );
-    expect(await store.list('all')).toHaveLength(MAX_TASKS);
+    expect(await store.list('', 'all')).toHaveLength(MAX_TASKS);
   });
 
   it('tells the model to try again later when another process holds the database lock', async () => {

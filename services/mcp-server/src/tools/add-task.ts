@@ -1,6 +1,7 @@
 /**
  * @module tools/add-task
- * `add_task`: adds a task to the persistent task list. Test: `add-task.test.ts`.
+ * `add_task`: adds a task to the caller's persistent task list (`context.owner`; each owner has a
+ * bound of their own). Test: `add-task.test.ts`, across users `task-owners.test.ts`.
  */
 import { fail, ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
@@ -39,14 +40,14 @@ export const addTask = defineTool({
   output,
   scopes: [TASKS_WRITE],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  async run({ title }, { deps, log }) {
+  async run({ title }, { deps, owner, log }) {
     const clean = normalizeTitle(title);
     if (clean === undefined) {
       return fail('A task title must be plain text: remove control characters such as null bytes.');
     }
     if (clean.length === 0)
       return fail('A task title needs at least one visible character, e.g. "Buy milk".');
-    const task = await deps.tasks.add(clean);
+    const task = await deps.tasks.add(owner, clean);
     await log('info', 'Added a task', { id: task.id });
     return ok({ task }, { summary: `Added task ${task.id}: "${task.title}".` });
   },

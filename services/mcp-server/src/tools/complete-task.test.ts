@@ -18,7 +18,7 @@ describe('complete_task', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'complete-task-'));
     clock = new Date('2026-07-28T12:00:00Z');
     store = openTaskStore({ dataDir: dir, logger: createSilentLogger(), now: () => clock });
-    await store.add('Water plants');
+    await store.add('', 'Water plants');
     conn = await connectInMemory(testDeps({ tasks: store }));
   });
   afterEach(async () => {
@@ -46,7 +46,7 @@ describe('complete_task', () => {
       },
     });
     expect(JSON.parse(text(result))).toEqual(result.structuredContent);
-    expect(await store.list('done')).toHaveLength(1);
+    expect(await store.list('', 'done')).toHaveLength(1);
   });
 
   it('returns the same result, keeping the first completion time, when the task is already done', async () => {
@@ -78,6 +78,6 @@ describe('complete_task', () => {
     const result = await call(args);
     expect(result.isError).toBe(true);
     expect(validateToolResult(result).ok).toBe(true);
-    expect((await store.list('open')).map((task) => task.id)).toEqual([1]);
+    expect((await store.list('', 'open')).map((task) => task.id)).toEqual([1]);
   });
 });

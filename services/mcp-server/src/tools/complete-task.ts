@@ -1,7 +1,8 @@
 /**
  * @module tools/complete-task
  * `complete_task`: marks a task done. Completing a done task again changes nothing, not even its
- * completion time. Test: `complete-task.test.ts`.
+ * completion time. Another user's task is "no such task", never "forbidden", so an id reveals
+ * nothing. Test: `complete-task.test.ts`, across users `task-owners.test.ts`.
  */
 import { fail, ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
@@ -25,8 +26,8 @@ export const completeTask = defineTool({
   output,
   scopes: [TASKS_WRITE],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async run({ id }, { deps, log }) {
-    const task = await deps.tasks.complete(id);
+  async run({ id }, { deps, owner, log }) {
+    const task = await deps.tasks.complete(owner, id);
     if (!task) return fail(noSuchTask(id));
     await log('info', 'Completed a task', { id: task.id });
     return ok({ task }, { summary: `Task ${task.id} is done: "${task.title}".` });

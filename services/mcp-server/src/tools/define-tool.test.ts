@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { REQUIRED_SCOPES_META_KEY } from '../auth/scopes.js';
 import { connectInProcess } from '../in-process.js';
 import { createMcpServer } from '../server.js';
-import { testDeps } from '../test-support/in-memory.js';
+import { connectAs, testDeps, tokenFor } from '../test-support/in-memory.js';
 import { connectRaw, type RawRpc } from '../test-support/raw-rpc.js';
 import { defineTool } from './define-tool.js';
 import { tools } from './index.js';
@@ -124,5 +124,44 @@ describe('defineTool', () => {
     const result = await rpc.request('tools/call', { name: 'echo', arguments: { text: 'bug' } });
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toMatch(/Output validation error.*length/);
+  });
+
+  it('refuses a call whose token lacks a declared scope, naming it, without running the tool', async () => {
+    const guarded = defineTool({
+      ...spec,
+      name: 'guarded_echo',
+      scopes: ['echo:use', 'echo:loud'],
+      input,
+      output,
+      async run(args) {
+        seen.push(args);
+        return ok({ echoed: args.text, length: args.text.length, note: null });
+      },
+    });
+    const call = async (scopes: string[] | undefined) => {
+      const target = server();
+      guarded.register(target, testDeps());
+      const conn = scopes
+        ? await connectAs(target, tokenFor('tester', scopes))
+        : await connectInProcess(target);
+      try {
+        return await conn.client.callTool({ name: 'guarded_echo', arguments: { text: 'hi' } });
+      } finally {
+        await conn.close();
+      }
+    };
+    const refused = await call(['echo:use']);
+    expect(refused.isError).toBe(true);
+    expect(refused.content).toEqual([
+      {
+        type: 'text',
+        text: 'guarded_echo needs the OAuth scope echo:loud, which this sign-in did not grant. Sign in again and grant echo:loud to use it.',
+      },
+    ]);
+    expect(seen).toEqual([]);
+    expect((await call(['echo:loud', 'echo:use'])).isError).toBe(false);
+    // No auth info: sign-in is off, and the HTTP layer would not let a call through without a token.
+    expect((await call(undefined)).isError).toBe(false);
+    expect(seen).toHaveLength(2);
   });
 });

@@ -3,10 +3,13 @@
  * The one way a workshop tool is declared. `defineTool` checks at compile time that a tool only
  * returns `ok(...)` data matching its `output` schema, a `fail(...)`, or an `inputRequired(...)`
  * round, and `register` wraps the handler so an unexpected exception becomes a safe `isError`
- * result instead of leaking a stack.
+ * result instead of leaking a stack. The wrapper also checks the tool's declared scopes against the
+ * request's own token: the HTTP layer checks them first, and this second check means a route that
+ * forgets to cannot run a tool the token was not granted.
  */
 import { type CallToolResult, fail, failFromError, type StructuredToolResult } from '@mcp-workshop/shared';
 import {
+  type AuthInfo,
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   type InputRequiredResult,
@@ -20,7 +23,8 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { REQUIRED_SCOPES_META_KEY } from '../auth/scopes.js';
+import { ownerOf } from '../auth/caller.js';
+import { missingScopes, REQUIRED_SCOPES_META_KEY } from '../auth/scopes.js';
 import { cacheJsonSchema, lazyJsonSchema } from './cached-schema.js';
 import type { ToolDeps } from './deps.js';
 import { portableJsonSchema } from './portable-schema.js';
@@ -32,6 +36,13 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The SDK's per-request context (progress token, `notify`, elicitation, MRTR input responses). */
   mcp: ServerContext;
+  /**
+   * The request's verified token, or undefined when sign-in is off (stdio, HTTP without
+   * `MCP_AUTH_ISSUER`). Its scopes were already checked against the tool's `scopes`.
+   */
+  authInfo: AuthInfo | undefined;
+  /** Whose tasks this call reads and writes (`auth/caller.ts`): pass it to every `deps.tasks` call. */
+  owner: string;
   /** `modern` for a 2026-07-28 request (it carries the per-request `_meta` envelope), else `legacy`. */
   era: ProtocolEra;
   /**
@@ -114,6 +125,12 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
         { title: spec.title, description: spec.description, inputSchema, outputSchema, annotations, _meta },
         async (args: unknown, mcp: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
           const context = createToolContext(spec.name, server, deps, mcp);
+          // No auth info means sign-in is off: with it on, the HTTP layer lets no call through without a token.
+          const missing = context.authInfo ? missingScopes(scopes, context.authInfo.scopes) : [];
+          if (missing.length > 0) {
+            deps.logger.warn({ tool: spec.name, missing }, 'tool call refused: a scope is missing');
+            return fail(missingScopesMessage(spec.name, missing));
+          }
           try {
             const result = await spec.run(args as z.output<Input>, context);
             // With telemetry on, this line carries the call's trace_id and span_id (logger.ts).
@@ -146,16 +163,28 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
   };
 }
 
+/** What a caller whose token lacks `missing` is told: which scopes, and that signing in again helps. */
+export function missingScopesMessage(tool: string, missing: readonly string[]): string {
+  const names = missing.join(' ');
+  return (
+    `${tool} needs the OAuth scope${missing.length === 1 ? '' : 's'} ${names}, which this sign-in did not grant. ` +
+    `Sign in again and grant ${names} to use it.`
+  );
+}
+
 function createToolContext(name: string, server: McpServer, deps: ToolDeps, mcp: ServerContext): ToolContext {
   const signal = mcp.mcpReq.signal;
   // The SDK types the envelope's keys loosely; the key constants are its own.
   const envelope = mcp.mcpReq.envelope as Record<string, unknown> | undefined;
   const era: ProtocolEra = envelope?.[PROTOCOL_VERSION_META_KEY] === undefined ? 'legacy' : 'modern';
   const logger = `mcp-workshop/${name}`;
+  const authInfo = mcp.http?.authInfo;
   return {
     deps,
     signal,
     mcp,
+    authInfo,
+    owner: ownerOf(authInfo),
     era,
     clientCapabilities:
       era === 'modern'

@@ -57,8 +57,8 @@ describe('delete_task', () => {
       logger: createSilentLogger(),
       now: () => new Date('2026-07-28T12:00:00Z'),
     });
-    await store.add('Old chore');
-    await store.add('Keep me');
+    await store.add('', 'Old chore');
+    await store.add('', 'Keep me');
     conn = await connectInMemory(testDeps({ tasks: store }));
   });
   afterEach(async () => {
@@ -84,7 +84,7 @@ describe('delete_task', () => {
       },
     });
     expect(JSON.parse(text(result))).toEqual(result.structuredContent);
-    expect((await store.list('all')).map((task) => task.title)).toEqual(['Keep me']);
+    expect((await store.list('', 'all')).map((task) => task.title)).toEqual(['Keep me']);
   });
 
   it('answers "no task" and changes nothing when the same id is deleted twice', async () => {
@@ -92,7 +92,7 @@ describe('delete_task', () => {
     const again = await call({ id: 1 });
     expect(again.isError).toBe(true);
     expect(text(again)).toBe('No task with id 1. Call list_tasks to see the ids.');
-    expect((await store.list('all')).map((task) => task.title)).toEqual(['Keep me']);
+    expect((await store.list('', 'all')).map((task) => task.title)).toEqual(['Keep me']);
   });
 
   it('tells the model how to find a real id when none matches', async () => {
@@ -116,7 +116,7 @@ describe('delete_task', () => {
     const result = await call(args);
     expect(result.isError).toBe(true);
     expect(validateToolResult(result).ok).toBe(true);
-    expect(await store.list('all')).toHaveLength(2);
+    expect(await store.list('', 'all')).toHaveLength(2);
   });
 });
 
@@ -132,8 +132,8 @@ describe('delete_task confirmation (2025 era, elicitation/create)', () => {
       logger: createSilentLogger(),
       now: () => new Date('2026-07-28T12:00:00Z'),
     });
-    await store.add('Old chore');
-    await store.add('Keep me');
+    await store.add('', 'Old chore');
+    await store.add('', 'Keep me');
   });
   afterEach(async () => {
     await conn?.close();
@@ -141,7 +141,7 @@ describe('delete_task confirmation (2025 era, elicitation/create)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const titles = async () => (await store.list('all')).map((task) => task.title);
+  const titles = async () => (await store.list('', 'all')).map((task) => task.title);
 
   it('asks with a boolean confirm field and deletes when the user confirms', async () => {
     conn = await connectAsking(store, ELICIT_FORM, accept);
@@ -218,12 +218,12 @@ describe('delete_task confirmation over HTTP (2026-07-28, input_required)', () =
   let srv: TestServer;
   beforeEach(async () => {
     srv = await startTestServer();
-    await srv.deps.tasks.add('Old chore');
-    await srv.deps.tasks.add('Keep me');
+    await srv.deps.tasks.add('', 'Old chore');
+    await srv.deps.tasks.add('', 'Keep me');
   });
   afterEach(async () => srv.close());
 
-  const titles = async () => (await srv.deps.tasks.list('all')).map((task) => task.title);
+  const titles = async () => (await srv.deps.tasks.list('', 'all')).map((task) => task.title);
 
   it.each<[string, ElicitResult, string[]]>([
     ['deletes when the user confirms', { action: 'accept', content: { confirm: true } }, ['Keep me']],

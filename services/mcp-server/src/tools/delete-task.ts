@@ -1,7 +1,8 @@
 /**
  * @module tools/delete-task
  * `delete_task`: removes a task from the task list for good, after the user confirms when the
- * client can ask them (elicitation). Test: `delete-task.test.ts`.
+ * client can ask them (elicitation). Only the caller's own tasks: another user's is "no such task".
+ * Test: `delete-task.test.ts`, across users `task-owners.test.ts`.
  */
 import { fail, ok } from '@mcp-workshop/shared';
 import {
@@ -58,8 +59,8 @@ export const deleteTask = defineTool({
     openWorldHint: false,
   },
   async run({ id }, context) {
-    const { deps, log } = context;
-    const task = await deps.tasks.get(id);
+    const { deps, owner, log } = context;
+    const task = await deps.tasks.get(owner, id);
     if (!task) return fail(noSuchTask(id));
     const answer = await confirm(task, context);
     // A 2026-07-28 question goes back to the client untouched; it retries the call with the answer.
@@ -73,8 +74,8 @@ export const deleteTask = defineTool({
         "Not deleted: the user's confirmation could not be obtained. Ask the user in the chat, then try again.",
       );
     }
-    const deleted = await deps.tasks.delete(id);
-    // Someone else deleted it while the user was deciding.
+    const deleted = await deps.tasks.delete(owner, id);
+    // Deleted elsewhere (another session of this user's) while the user was deciding.
     if (!deleted) return fail(noSuchTask(id));
     await log('info', 'Deleted a task', { id, confirmedByUser: answer === 'confirmed' });
     return ok({ task: deleted }, { summary: `Deleted task ${deleted.id}: "${deleted.title}".` });

@@ -48,11 +48,11 @@ describe('generate_report', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'generate-report-'));
     let clock = new Date('2026-07-26T09:00:00Z');
     store = openTaskStore({ dataDir: dir, logger: createSilentLogger(), now: () => clock });
-    await store.add('Secret plan A');
-    await store.add('Secret plan B');
+    await store.add('', 'Secret plan A');
+    await store.add('', 'Secret plan B');
     clock = new Date('2026-07-28T08:00:00Z');
-    await store.add('Secret plan C');
-    await store.complete(1);
+    await store.add('', 'Secret plan C');
+    await store.complete('', 1);
     captured = capturingLogger();
     conn = await connectInMemory(testDeps({ tasks: store, logger: captured.logger }));
   });

@@ -1,15 +1,19 @@
 /**
  * @module tools/generate-report
  * `generate_report`: a deliberately slow tool that builds a report one section at a time, to
- * show progress notifications and cancellation. Test: `generate-report.test.ts`.
+ * show progress notifications and cancellation. The tool itself needs no scope (weather and cities
+ * are public data), so topic "tasks" checks `tasks:read` itself and reports on the caller's own
+ * tasks only: counts per day are still the user's data. Test: `generate-report.test.ts`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ok } from '@mcp-workshop/shared';
+import { fail, ok } from '@mcp-workshop/shared';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { callerHasScopes } from '../auth/caller.js';
+import { TASKS_READ } from '../auth/scopes.js';
 import { CITIES } from '../weather/cities.js';
 import { dayWeather, localDateAndHour } from '../weather/offline.js';
-import { defineTool } from './define-tool.js';
+import { defineTool, missingScopesMessage } from './define-tool.js';
 import type { ToolDeps } from './deps.js';
 
 /** 20 sections × 2 s is 40 s at most: long enough to watch progress, short enough that a forgotten call ends. */
@@ -91,8 +95,11 @@ export const generateReport = defineTool({
     // Only the task database and the built-in dataset, never the live weather service.
     openWorldHint: false,
   },
-  async run({ topic, steps, delayMs }, { deps, signal, mcp, log }) {
-    const plan = await PLANS[topic](deps, steps);
+  async run({ topic, steps, delayMs }, { deps, owner, authInfo, signal, mcp, log }) {
+    if (topic === 'tasks' && !callerHasScopes(authInfo, [TASKS_READ])) {
+      return fail(missingScopesMessage('generate_report with topic "tasks"', [TASKS_READ]));
+    }
+    const plan = await PLANS[topic](deps, steps, owner);
     const total = plan.steps.length;
     await log('info', 'Generating a report', { topic, sections: total });
     const progress = progressReporter(mcp, signal);
@@ -132,16 +139,16 @@ function progressReporter(mcp: ServerContext, signal: AbortSignal) {
   };
 }
 
-const PLANS: Record<Topic, (deps: ToolDeps, steps: number) => Plan | Promise<Plan>> = {
+const PLANS: Record<Topic, (deps: ToolDeps, steps: number, owner: string) => Plan | Promise<Plan>> = {
   tasks: tasksPlan,
   weather: weatherPlan,
   cities: citiesPlan,
 };
 
-/** One section per UTC day, oldest first, ending today. Counts only: titles are the user's data. */
-async function tasksPlan(deps: ToolDeps, steps: number): Promise<Plan> {
+/** One section per UTC day, oldest first, ending today, over `owner`'s tasks. Counts only: titles are the user's data. */
+async function tasksPlan(deps: ToolDeps, steps: number, owner: string): Promise<Plan> {
   // One read up front: the report is a snapshot, not a mix of before and after a concurrent write.
-  const tasks = await deps.tasks.list('all');
+  const tasks = await deps.tasks.list(owner, 'all');
   const today = Date.parse(deps.now().toISOString().slice(0, 10));
   const days = Array.from({ length: steps }, (_, i) =>
     new Date(today - (steps - 1 - i) * DAY_MS).toISOString().slice(0, 10),

@@ -50,8 +50,8 @@ describe('list_tasks', () => {
   });
 
   it('filters open and done tasks', async () => {
-    for (const title of ['a', 'b', 'c']) await store.add(title);
-    await store.complete(2);
+    for (const title of ['a', 'b', 'c']) await store.add('', title);
+    await store.complete('', 2);
     expect(titles(await call('list_tasks', { status: 'open' }))).toEqual(['a', 'c']);
     expect(titles(await call('list_tasks', { status: 'done' }))).toEqual(['b']);
     expect(titles(await call('list_tasks', { status: 'all' }))).toEqual(['a', 'b', 'c']);

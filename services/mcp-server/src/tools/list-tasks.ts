@@ -1,7 +1,8 @@
 /**
  * @module tools/list-tasks
- * `list_tasks`: the tasks on the persistent task list, optionally only open or done ones.
- * Test: `list-tasks.test.ts`.
+ * `list_tasks`: the tasks on the persistent task list, optionally only open or done ones. Only the
+ * caller's own (`context.owner`); with sign-in off, the one shared list.
+ * Test: `list-tasks.test.ts`, across users `task-owners.test.ts`.
  */
 import { okList } from '@mcp-workshop/shared';
 import { z } from 'zod';
@@ -34,8 +35,8 @@ export const listTasks = defineTool({
   output,
   scopes: [TASKS_READ],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async run({ status }, { deps, log }) {
-    const tasks = await deps.tasks.list(status);
+  async run({ status }, { deps, owner, log }) {
+    const tasks = await deps.tasks.list(owner, status);
     await log('debug', 'Listed tasks', { status, count: tasks.length });
     const which = status === 'all' ? '' : `${status} `;
     return okList(

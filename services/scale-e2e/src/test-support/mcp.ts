@@ -4,6 +4,7 @@
  * client may retry (a 502/503 from the load balancer, a cut connection), or anything else, which is
  * a wrong answer. 2026-07-28 requests stand alone; 2025-11-25 sessions carry Mcp-Session-Id.
  */
+import http from 'node:http';
 import { parseMcpBody } from '@mcp-workshop/test-infra';
 
 /** No request in these tests should take long; one that does is a failure, not a wait. */
@@ -100,35 +101,63 @@ export async function sessionlessCallTool(
 /**
  * A 2026-07-28 `tools/call` with extra headers (e.g. X-Forwarded-For), answered raw: the status,
  * the headers and every JSON-RPC message, for the tests that assert a refusal such as a 429.
+ * `from` is the local address to connect from (any 127.x.y.z works on Linux), so a test can be
+ * several real clients, each a peer address of its own, which fetch cannot choose.
  */
-export async function rawCallTool(
+export function rawCallTool(
   url: string,
   name: string,
   args: Record<string, unknown>,
-  headers: Record<string, string>,
+  headers: Record<string, string | string[]>,
+  from = '127.0.0.1',
 ): Promise<{ status: number; headers: Headers; messages: JsonRpcMessage[] }> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      ...HEADERS,
-      'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-      ...headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name, arguments: args, _meta: ENVELOPE },
-    }),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name, arguments: args, _meta: ENVELOPE },
   });
-  return {
-    status: response.status,
-    headers: response.headers,
-    messages: parseMessages(response.headers.get('content-type'), await response.text()),
-  };
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        localAddress: from,
+        // A fresh connection per call: a pooled one could have been opened from another address.
+        agent: false,
+        headers: {
+          ...HEADERS,
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/call',
+          'mcp-name': name,
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const answerHeaders = new Headers();
+          for (const [key, value] of Object.entries(response.headers)) {
+            for (const item of [value ?? []].flat()) answerHeaders.append(key, item);
+          }
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: answerHeaders,
+            messages: parseMessages(
+              answerHeaders.get('content-type'),
+              Buffer.concat(chunks).toString('utf8'),
+            ),
+          });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 /** Opens a 2025-11-25 session (initialize, then initialized) and returns its id. */

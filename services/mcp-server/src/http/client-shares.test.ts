@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ClientShares } from './client-shares.js';
+
+describe('ClientShares', () => {
+  it("refuses a client past its own share with 'client', and leaves others their room", () => {
+    const shares = new ClientShares(2, 10);
+    expect(typeof shares.take('a')).toBe('function');
+    expect(typeof shares.take('a')).toBe('function');
+    expect(shares.take('a')).toBe('client');
+    expect(typeof shares.take('b')).toBe('function');
+    expect(shares.held()).toBe(3);
+    expect(shares.held('a')).toBe(2);
+  });
+
+  it("refuses everyone with 'global' once the total is reached, and a client over its share still hears 'client'", () => {
+    const shares = new ClientShares(2, 3);
+    shares.take('a');
+    shares.take('a');
+    shares.take('b');
+    expect(shares.take('c')).toBe('global');
+    expect(shares.take('a')).toBe('client');
+  });
+
+  it('gives a piece back once, however often its release is called', () => {
+    const shares = new ClientShares(1, 5);
+    const release = shares.take('a');
+    if (typeof release !== 'function') throw new Error('expected a share');
+    release();
+    release();
+    expect(shares.held()).toBe(0);
+    expect(shares.held('a')).toBe(0);
+    const again = shares.take('a');
+    expect(typeof again).toBe('function');
+    expect(shares.take('a')).toBe('client');
+  });
+
+  it('stays bounded under a flood from one client', () => {
+    const shares = new ClientShares(4, 100);
+    let granted = 0;
+    for (let i = 0; i < 10_000; i++) if (typeof shares.take('flood') === 'function') granted++;
+    expect(granted).toBe(4);
+    expect(typeof shares.take('someone-else')).toBe('function');
+  });
+});

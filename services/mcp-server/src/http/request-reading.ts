@@ -1,0 +1,204 @@
+/**
+ * @module http/request-reading
+ * One reading of each request, made once after sign-in and body parsing, and shared by everything
+ * that decides about the request: the rate limits, the scope check, the endpoint's routing and the
+ * per-client stream shares. Two parts of the server reading the same body two ways is how a scope
+ * check gets bypassed (ADR 015), so nothing after this looks at the raw body to decide anything.
+ *
+ * Resource URIs are kept as the SDK will match them: the SDK parses them with WHATWG `URL`, which
+ * drops tabs and newlines anywhere and C0 controls and spaces at the ends, and lowercases the
+ * scheme. A URI the parser refuses is kept in a conservative form as well, so a check that
+ * matches on the scheme can never be dodged by a spelling the parser would have cleaned up.
+ * Test: `request-reading.test.ts`.
+ */
+import { isPlainObject } from '@mcp-workshop/shared';
+import { classifyInboundRequest } from '@modelcontextprotocol/server';
+import type { Request } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
+
+/** What one JSON-RPC message asks for, as far as any check here cares. */
+export interface MessageReading {
+  /** `tools/call`, `resources/read`, …; undefined for a response or a body that is not JSON-RPC. */
+  method: string | undefined;
+  /** The tool (`tools/call`) or prompt (`prompts/get`, a prompt's completion) it names. */
+  name: string | undefined;
+  /** Every resource URI it names, as the SDK will match them (see {@link normalizeResourceUri}). */
+  uris: string[];
+}
+
+export interface RequestReading {
+  /** `modern` for a 2026-07-28 POST, by the SDK's own classifier; everything else is `legacy`. */
+  era: 'modern' | 'legacy';
+  /** A JSON array body (2025-03-26 batches). */
+  batch: boolean;
+  messages: MessageReading[];
+  /** How many `tools/call`s the request carries (a batch may carry several). */
+  toolCalls: number;
+  /** The token's subject when sign-in is on. */
+  subject: string | undefined;
+  /**
+   * Who the request counts against for limits and shares: the subject and client id when
+   * signed in, else the client address. Never the token.
+   */
+  clientKey: string;
+}
+
+const readings = new WeakMap<Request, RequestReading>();
+
+/** Single-value header, as the SDK reads it (a repeated header counts as its first value). */
+function header(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The token's `sub`, when it has one. */
+export function subjectOfRequest(req: Request): string | undefined {
+  const sub = req.auth?.extra?.sub;
+  return typeof sub === 'string' ? sub : undefined;
+}
+
+/** The client a request counts against: who signed in, or where it comes from. Never the token. */
+export function clientKeyOf(req: Request): string {
+  const auth = req.auth;
+  if (auth) return `sub:${subjectOfRequest(req) ?? ''}|client:${auth.clientId}`;
+  // ipKeyGenerator groups an IPv6 client's /56, so rotating addresses inside it doesn't dodge a limit.
+  return `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
+}
+
+/** The address part alone, for what is counted before a token is verified. */
+export function addressKeyOf(req: Request): string {
+  return `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
+}
+
+/** Control characters, and every other kind of space: what a URI parser or a person's eye skips over. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const CONTROLS = /[\u0000-\u0020\u007f-\u009f]/g;
+const SPACES = /[\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/g;
+
+/**
+ * A resource URI as the SDK's `resources/read` will look it up: `new URL(uri).href`. When the
+ * parser refuses it (the SDK then answers "invalid URI"), every control character and whitespace
+ * is removed and the scheme lowercased instead, so a scheme check still sees through it.
+ */
+export function normalizeResourceUri(uri: string): string {
+  try {
+    return new URL(uri).href;
+  } catch {
+    const stripped = uri.replace(CONTROLS, '').replace(SPACES, '');
+    const colon = stripped.indexOf(':');
+    return colon < 0 ? stripped : stripped.slice(0, colon).toLowerCase() + stripped.slice(colon);
+  }
+}
+
+/** The scheme of a normalised URI, lowercased, without the colon; '' when it has none. */
+export function schemeOf(normalizedUri: string): string {
+  const colon = normalizedUri.indexOf(':');
+  return colon < 0 ? '' : normalizedUri.slice(0, colon).toLowerCase();
+}
+
+function field(value: unknown, key: string): unknown {
+  return isPlainObject(value) ? value[key] : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function uriList(values: readonly unknown[]): string[] {
+  return values.filter((value): value is string => typeof value === 'string').map(normalizeResourceUri);
+}
+
+/** What one message names, whatever its method; a shape the SDK will refuse names nothing. */
+export function readMessage(message: unknown): MessageReading {
+  const method = text(field(message, 'method'));
+  const params = field(message, 'params');
+  const reading: MessageReading = { method, name: undefined, uris: [] };
+  switch (method) {
+    case 'tools/call':
+    case 'prompts/get':
+      reading.name = text(field(params, 'name'));
+      break;
+    case 'resources/read':
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      reading.uris = uriList([field(params, 'uri')]);
+      break;
+    case 'subscriptions/listen': {
+      const wanted = field(field(params, 'notifications'), 'resourceSubscriptions');
+      reading.uris = Array.isArray(wanted) ? uriList(wanted) : [];
+      break;
+    }
+    case 'completion/complete': {
+      const ref = field(params, 'ref');
+      if (field(ref, 'type') === 'ref/resource') reading.uris = uriList([field(ref, 'uri')]);
+      else reading.name = text(field(ref, 'name'));
+      break;
+    }
+  }
+  return reading;
+}
+
+/** Would the SDK's `createMcpHandler` serve this POST as 2026-07-28? Its own classifier decides. */
+function eraOf(req: Request): 'modern' | 'legacy' {
+  if (req.method !== 'POST' || req.body === undefined) return 'legacy';
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: header(req, 'mcp-protocol-version'),
+    mcpMethodHeader: header(req, 'mcp-method'),
+    mcpNameHeader: header(req, 'mcp-name'),
+    body: req.body,
+  });
+  return outcome.kind === 'legacy' ? 'legacy' : 'modern';
+}
+
+/** Reads an `/mcp` request: call after sign-in and after the JSON body parser. */
+export function readMcpRequest(req: Request): RequestReading {
+  const body: unknown = req.method === 'POST' ? req.body : undefined;
+  const batch = Array.isArray(body);
+  const messages = body === undefined ? [] : (batch ? body : [body]).map(readMessage);
+  return remember(req, {
+    era: eraOf(req),
+    batch,
+    messages,
+    toolCalls: messages.filter((message) => message.method === 'tools/call').length,
+    subject: subjectOfRequest(req),
+    clientKey: clientKeyOf(req),
+  });
+}
+
+/** Reads a curl-path request: `POST /tools/:name` is one `tools/call`, `GET /tools` a list. */
+export function readToolRouteRequest(req: Request, toolName: string | undefined): RequestReading {
+  const messages: MessageReading[] =
+    toolName === undefined
+      ? [{ method: 'tools/list', name: undefined, uris: [] }]
+      : [{ method: 'tools/call', name: toolName, uris: [] }];
+  return remember(req, {
+    era: 'legacy',
+    batch: false,
+    messages,
+    toolCalls: toolName === undefined ? 0 : 1,
+    subject: subjectOfRequest(req),
+    clientKey: clientKeyOf(req),
+  });
+}
+
+function remember(req: Request, reading: RequestReading): RequestReading {
+  readings.set(req, reading);
+  return reading;
+}
+
+/**
+ * The reading made for `req`. Asking before the request was read is a bug in the middleware
+ * order, so it throws rather than read the body a second way.
+ */
+export function readingOf(req: Request): RequestReading {
+  const reading = readings.get(req);
+  if (!reading)
+    throw new Error(`No reading for ${req.method} ${req.originalUrl}: readRequest must run first.`);
+  return reading;
+}
+
+/** Whether `req` has been read (GET /health never is). */
+export function hasReading(req: Request): boolean {
+  return readings.has(req);
+}
