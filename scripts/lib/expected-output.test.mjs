@@ -91,7 +91,7 @@ describe('compareOutput', () => {
   it('ignores blank lines, colours, and the banners of pnpm and turbo', () => {
     const actual = [
       '',
-      '> mcp-workshop@0.1.0 ask /work/main',
+      '> mcp-workshop@0.1.0 ask /srv/mcp-workshop',
       "> turbo run build --output-logs=errors-only 1>&2 && node tools/launcher/dist/cli.js ask 'What is 6 * 7?'",
       '',
       '   • turbo 2.11.11',
@@ -109,10 +109,10 @@ describe('compareOutput', () => {
   it('reads the repository and scratch paths as <repo>, and temp paths as <tmp>', () => {
     assert.ok(
       compareOutput(
-        '"dataDir":"/work/main/services/mcp-server/data"',
+        '"dataDir":"/srv/mcp-workshop/services/mcp-server/data"',
         '"dataDir":"/tmp/check-docs-x1/services/mcp-server/data"',
         {
-          roots: ['/work/main', '/tmp/check-docs-x1'],
+          roots: ['/srv/mcp-workshop', '/tmp/check-docs-x1'],
         },
       ).ok,
     );

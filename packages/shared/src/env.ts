@@ -4,8 +4,20 @@
  * count as unset (so `PORT=` in a `.env` file means "use the default"), and one error lists
  * every bad variable with what was given.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { WorkshopError } from './errors.js';
+
+/**
+ * A comma-separated value as a list: items trimmed, empty items dropped, so `a, b,` is `['a', 'b']`.
+ * One schema for every service's list variables (allowed hosts, origins, resources), so they all
+ * read a list the same way.
+ */
+export const commaList = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
 
 /** Thrown when the environment is invalid; the message names each variable to fix. */
 export class EnvError extends WorkshopError {}

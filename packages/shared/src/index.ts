@@ -2,7 +2,7 @@
  * @module @mcp-workshop/shared
  * The tool-result contract shared by the MCP server and the agent.
  */
-export { EnvError, parseEnv } from './env.js';
+export { commaList, EnvError, parseEnv } from './env.js';
 export { ToolError, WorkshopError } from './errors.js';
 export { escapeHtml } from './html.js';
 export type { ListResult, OkOptions, SafeFailure, StructuredToolResult } from './result.js';
@@ -27,6 +27,7 @@ export {
   EmbeddedResourceSchema,
   ImageContentSchema,
   isPlainObject,
+  isRecord,
   ResourceLinkSchema,
   StructuredContentSchema,
   TextContentSchema,

@@ -1,6 +1,6 @@
 /**
  * @module schemas.test
- * Unit tests for the zod schemas in `schemas.ts`, one content type at a time, and `isPlainObject`.
+ * Unit tests for the zod schemas in `schemas.ts`, one content type at a time, `isPlainObject` and `isRecord`.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,6 +10,7 @@ import {
   EmbeddedResourceSchema,
   ImageContentSchema,
   isPlainObject,
+  isRecord,
   ResourceLinkSchema,
   StructuredContentSchema,
   TextContentSchema,
@@ -149,5 +150,26 @@ describe('isPlainObject', () => {
     ['a function', () => ({})],
   ])('is false for %s', (_label, value) => {
     expect(isPlainObject(value)).toBe(false);
+  });
+});
+
+describe('isRecord', () => {
+  it('is true for any non-array object, class instances included', () => {
+    expect(isRecord({})).toBe(true);
+    expect(isRecord(JSON.parse('{"a":1}'))).toBe(true);
+    expect(isRecord(Object.create(null))).toBe(true);
+    expect(isRecord(new Date(0))).toBe(true);
+    expect(isRecord(new (class Thing {})())).toBe(true);
+  });
+
+  it.each([
+    ['an array', []],
+    ['null', null],
+    ['undefined', undefined],
+    ['a string', 'x'],
+    ['a number', 1],
+    ['a function', () => ({})],
+  ])('is false for %s', (_label, value) => {
+    expect(isRecord(value)).toBe(false);
   });
 });

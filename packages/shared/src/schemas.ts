@@ -122,6 +122,14 @@ export type ContentBlock = z.infer<typeof ContentBlockSchema>;
 export type StructuredContent = z.infer<typeof StructuredContentSchema>;
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 
+/**
+ * Any `{...}` value, class instances included; arrays and null are not records. For walking parsed
+ * JSON and JSON Schemas, where every object is plain anyway; `isPlainObject` is the strict check.
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** True for `{...}` values that JSON can carry as an object: not arrays, not null, not class instances. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;

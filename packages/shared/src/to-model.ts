@@ -4,6 +4,7 @@
  * result) into the content of the `role: "tool"` message. Partner of `result.ts`, which decides
  * what a server sends; the rules and their reasons are in `adr/005-results-to-the-model.md`.
  */
+import { isRecord } from './schemas.js';
 
 /**
  * About 4,000 tokens. A whole forecast or a page of tasks fits, and a few tool rounds still
@@ -269,11 +270,6 @@ function toJson(value: unknown): string {
 
 function isTextBlock(block: unknown): block is { type: 'text'; text: string } {
   return isRecord(block) && block.type === 'text' && typeof block.text === 'string';
-}
-
-/** Any `{...}` value, class instances included; arrays and null are not records. */
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isHighSurrogate(code: number): boolean {

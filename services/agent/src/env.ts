@@ -3,7 +3,7 @@
  * The only place that reads `process.env` in the agent. Empty values count as unset, so
  * `OPENAI_API_KEY=` in a `.env` file means "no key": the offline demo model answers.
  */
-import { EnvError, parseEnv } from '@mcp-workshop/shared';
+import { commaList, EnvError, parseEnv } from '@mcp-workshop/shared';
 import { TELEMETRY_ENV } from '@mcp-workshop/telemetry';
 import { z } from 'zod';
 
@@ -20,12 +20,6 @@ const origin = z.string().refine((value) => {
     return false;
   }
 }, 'each must be an origin like http://chat.example:8080 (scheme, host, port; no path or slash)');
-const commaList = z.string().transform((value) =>
-  value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean),
-);
 
 const EnvSchema = z.object({
   MCP_SERVER_URL: z.url().default('http://127.0.0.1:3000/mcp'),

@@ -3,6 +3,8 @@
  * talks to the minimal MCP server over HTTP, and the scripted OpenAI-compatible server answers
  * through the `openai` client. What exactly goes back for each outcome is `contract.test.ts`.
  */
+
+import { freePort } from '@mcp-workshop/test-infra';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConversationStore } from './conversations.js';
 import { formatToolCall, formatTurn } from './format.js';
@@ -22,7 +24,6 @@ import {
   startLegacyServer,
 } from './mcp/test-support/fixture-server.js';
 import { silentLogger } from './mcp/test-support/logger.js';
-import { freePort } from './mcp/test-support/serve-fetch.js';
 import { connectHub, connectServers, createTestAgent, scriptedModel } from './test-support/harness.js';
 import { type MinimalMcpServer, startMinimalMcpServer } from './test-support/minimal-mcp-server.js';
 import {

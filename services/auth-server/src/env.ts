@@ -7,7 +7,7 @@
  * password is one of your own (`exposureProblems`).
  */
 import { isIPv4 } from 'node:net';
-import { EnvError, parseEnv } from '@mcp-workshop/shared';
+import { commaList, EnvError, parseEnv } from '@mcp-workshop/shared';
 import { z } from 'zod';
 
 export const DEFAULT_AUTH_PORT = 3003;
@@ -27,13 +27,6 @@ export const PUBLISHED_DEFAULTS = {
 export const MIN_EXPOSED_SECRET_LENGTH = 16;
 /** Off loopback: passwords are typed by people, and the login limit slows guessing further. */
 export const MIN_EXPOSED_PASSWORD_LENGTH = 12;
-
-const commaList = z.string().transform((value) =>
-  value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean),
-);
 
 const EnvSchema = z.object({
   AUTH_HOST: z.string().default('127.0.0.1').describe('Interface to bind; 0.0.0.0 only inside a container.'),

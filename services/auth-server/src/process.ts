@@ -6,8 +6,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort, stopChild } from '@mcp-workshop/shared/processes';
 
 /** The built entry, next to this file in `dist/`. */
 export const AUTH_SERVER_ENTRY = fileURLToPath(new URL('./index.js', import.meta.url));
@@ -76,10 +76,10 @@ export async function startAuthServerProcess(options: AuthServerProcessOptions):
       tokenEndpoint: metadata.token_endpoint,
       jwksUri: metadata.jwks_uri,
       token: (client, resource, scope) => clientCredentials(metadata.token_endpoint, client, resource, scope),
-      close: () => stop(child),
+      close: () => stopChild(child),
     };
   } catch (error) {
-    await stop(child);
+    await stopChild(child);
     throw error;
   }
 }
@@ -110,17 +110,6 @@ async function clientCredentials(
   return answer.access_token;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 async function waitForHealth(issuer: string, child: ChildProcess, stderr: () => string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
@@ -133,18 +122,6 @@ async function waitForHealth(issuer: string, child: ChildProcess, stderr: () => 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`auth server did not answer /health within ${READY_TIMEOUT_MS} ms: ${stderr()}`);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 /**

@@ -3,8 +3,9 @@
  * The demo model's written answers: what the tools returned (quoting their values, chosen by
  * key, never by tool), what a request is missing, and the help text. Used by `planner.ts`.
  */
+
+import { isRecord } from '@mcp-workshop/shared';
 import type { MissingParameter } from './extract.js';
-import { isRecord } from './score.js';
 import { DEMO_LABEL, type PlannerTool } from './types.js';
 
 /** Enough values to show the tool was really used, few enough to read in one breath. */

@@ -5,9 +5,10 @@
  * (2026-11-27): 6.1 to 9.0 °C, precipitation 4.2 mm, Light rain", with a yes or no for an
  * umbrella question. Used by `planner.ts`; test: `day-answer.test.ts`.
  */
+
+import { isRecord } from '@mcp-workshop/shared';
 import { parseOutcome } from './answer.js';
 import { dateOf, dayLabel, findDays, isIsoDate, isoDate, isTimeZone } from './days.js';
-import { isRecord } from './score.js';
 
 /** Dated lists sit near the top of a result (`forecast`, `daily.days`); deeper is not looked at. */
 const MAX_DEPTH = 3;

@@ -5,9 +5,11 @@
  * like `days`, with its minimum and maximum). Dates are ISO strings, so no time zone sneaks in.
  * Used by `planner.ts` and `day-answer.ts`; test: `days.test.ts`.
  */
+
+import { isRecord } from '@mcp-workshop/shared';
 import { kindOf } from './extract.js';
 import { zoneForPlace } from './places.js';
-import { isRecord, schemaProperties, words } from './score.js';
+import { schemaProperties, words } from './score.js';
 import type { PlannerTool } from './types.js';
 
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

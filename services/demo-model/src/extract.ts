@@ -3,9 +3,11 @@
  * Fills one tool's arguments from the user's message, guided only by each parameter's JSON
  * Schema: its type, enum, name and description. Used by `planner.ts`; test: `extract.test.ts`.
  */
+
+import { isRecord } from '@mcp-workshop/shared';
 import { findExpression, functionsIn } from './expression.js';
 import { findPlaces, findTimeZones, GENERIC_PLACE_PREPOSITIONS } from './places.js';
-import { concept, isRecord, STOPWORDS, schemaProperties, stem, words } from './score.js';
+import { concept, STOPWORDS, schemaProperties, stem, words } from './score.js';
 import type { PlannerTool } from './types.js';
 
 /** "Weather in Oslo, Bergen and Paris" is three calls; a longer list is more likely a misreading. */

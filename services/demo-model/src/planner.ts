@@ -5,12 +5,14 @@
  * suggested value, or answer quoting the results. It knows no tool by name. Served by
  * `server.ts`; test: `planner.test.ts`.
  */
+
+import { isRecord } from '@mcp-workshop/shared';
 import { describeOutcomes, helpText, missingText, parseOutcome, type ToolOutcome } from './answer.js';
 import { describeDays } from './day-answer.js';
 import { coverDays, dayCountParameter } from './days.js';
 import { findExpression } from './expression.js';
 import { extractArguments, MAX_CALLS_PER_TURN, type MissingParameter } from './extract.js';
-import { concepts, isRecord, rankTools } from './score.js';
+import { concepts, rankTools } from './score.js';
 import { orderClauses, splitClauses, splitSteps } from './steps.js';
 import type { Plan, PlanInput, PlannedCall, PlannerMessage, PlannerTool } from './types.js';
 

@@ -4,6 +4,7 @@
  * into generic concepts, then matched against each offered tool's name, parameter names and
  * descriptions. Nothing here knows any particular tool. Used by `planner.ts`.
  */
+import { isRecord } from '@mcp-workshop/shared';
 import type { PlannerTool } from './types.js';
 
 /** A hit in the tool's name says most about what it does; a hit in prose says least. */
@@ -192,8 +193,4 @@ function unwrapNullable(schema: Record<string, unknown>): Record<string, unknown
   if (!branch || others.length > 0 || branches.length !== 2 || typeof branch.type !== 'string') return schema;
   const { anyOf: _anyOf, ...outer } = schema;
   return { ...branch, ...outer, type: [branch.type, 'null'] };
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 /**
  * @module deps
- * Builds the real dependencies from a validated environment: the weather source and the task
+ * Builds the real dependencies (`buildDeps`), from a validated environment (`createDeps`) or from
+ * `startLocalServer`'s options: the weather source and the task
  * store, SQLite under DATA_DIR by default or Postgres when DATABASE_URL is set. Preparing
  * DATA_DIR is I/O, so only the entry file (and tests) call this. The store itself opens on first
  * use or on `openTasks()`, which `index.ts` calls once it is serving.
@@ -45,28 +46,56 @@ interface TaskBackend {
 }
 
 /**
- * With `telemetry` (on only when OTEL_EXPORTER_OTLP_ENDPOINT is set), every task statement and every
- * weather request is a child span of the tool call that made it.
+ * What the dependencies are built from, already decided: `createDeps` reads it from the
+ * environment, `startLocalServer` (demo, bench, HTTP tests) passes it directly, so both get the
+ * same weather, task store and task events, wired the same way.
  */
+export interface DepsConfig {
+  logger: Logger;
+  /** The clock the weather and the task store share; tests fix it. */
+  now?: () => Date;
+  /** SQLite in this folder, unless `databaseUrl` is set. */
+  dataDir: string;
+  /** A Postgres database for the tasks, with replicas kept in step over LISTEN/NOTIFY. */
+  databaseUrl?: string;
+  /** Open-Meteo's endpoints and timeout; without them the offline weather answers. */
+  openMeteo?: { geocodingUrl: string; forecastUrl: string; timeoutMs: number };
+  /**
+   * When set (only when OTEL_EXPORTER_OTLP_ENDPOINT is), every task statement and every weather
+   * request is a child span of the tool call that made it.
+   */
+  telemetry?: ServerTelemetry;
+}
+
+/** The dependencies `index.ts` serves with, from a validated environment. */
 export function createDeps(env: ServerEnv, logger: Logger, telemetry?: ServerTelemetry): ServerDeps {
-  const now = () => new Date();
-  const weather =
-    env.WEATHER_PROVIDER === 'open-meteo'
-      ? createOpenMeteoWeather({
-          geocodingUrl: env.OPEN_METEO_GEOCODING_URL,
-          forecastUrl: env.OPEN_METEO_FORECAST_URL,
-          timeoutMs: env.WEATHER_TIMEOUT_MS,
-          ...(telemetry && { fetch: telemetry.fetch }),
-        })
-      : createOfflineWeather(now);
-  const backend = env.DATABASE_URL
-    ? postgresBackend(env.DATABASE_URL, logger, now, traced(telemetry, postgresTarget(env.DATABASE_URL)))
-    : sqliteBackend(env.DATA_DIR, logger, now, traced(telemetry, { system: 'sqlite' }));
+  return buildDeps({
+    logger,
+    dataDir: env.DATA_DIR,
+    ...(env.DATABASE_URL && { databaseUrl: env.DATABASE_URL }),
+    ...(env.WEATHER_PROVIDER === 'open-meteo' && {
+      openMeteo: {
+        geocodingUrl: env.OPEN_METEO_GEOCODING_URL,
+        forecastUrl: env.OPEN_METEO_FORECAST_URL,
+        timeoutMs: env.WEATHER_TIMEOUT_MS,
+      },
+    }),
+    ...(telemetry && { telemetry }),
+  });
+}
+
+/** The one place the weather, the task store and the task events are put together. */
+export function buildDeps(config: DepsConfig): ServerDeps {
+  const { logger, dataDir, databaseUrl, openMeteo, telemetry, now = () => new Date() } = config;
+  const weather = openMeteo
+    ? createOpenMeteoWeather({ ...openMeteo, ...(telemetry && { fetch: telemetry.fetch }) })
+    : createOfflineWeather(now);
+  const backend = databaseUrl
+    ? postgresBackend(databaseUrl, logger, now, traced(telemetry, postgresTarget(databaseUrl)))
+    : sqliteBackend(dataDir, logger, now, traced(telemetry, { system: 'sqlite' }));
   // With Postgres, writes go out over NOTIFY and every replica, this one too, hears them back over
   // LISTEN: local listeners are fed once, from one source, in the order all replicas see.
-  const relay = env.DATABASE_URL
-    ? createPgNotifyRelay({ connectionString: env.DATABASE_URL, logger })
-    : undefined;
+  const relay = databaseUrl ? createPgNotifyRelay({ connectionString: databaseUrl, logger }) : undefined;
   void relay?.start();
   const taskEvents = relay?.events ?? createTaskEvents();
   const announced = announceTaskChanges(backend.store, relay?.outbox ?? taskEvents);

@@ -6,7 +6,7 @@
  */
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { parseEnv } from '@mcp-workshop/shared';
+import { commaList, parseEnv } from '@mcp-workshop/shared';
 import { TELEMETRY_ENV } from '@mcp-workshop/telemetry';
 import { z } from 'zod';
 import { POSTGRES_PROTOCOL, redactDatabaseUrl } from './tasks/database-url.js';
@@ -14,13 +14,6 @@ import { DEFAULT_FORECAST_URL, DEFAULT_GEOCODING_URL } from './weather/open-mete
 
 /** Where the task database lives unless DATA_DIR says otherwise: next to this package, not the caller's cwd. */
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../data', import.meta.url));
-
-const commaList = z.string().transform((value) =>
-  value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean),
-);
 
 /** express's names for the private ranges `trust proxy` accepts besides addresses and subnets. */
 const TRUST_PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);

@@ -5,13 +5,11 @@
  * demo and the HTTP tests all use it; `index.ts` does the same from the environment.
  */
 import type { AddressInfo } from 'node:net';
+import { buildDeps } from './deps.js';
 import { type AppOptions, createApp, type WorkshopApp } from './http/app.js';
 import { createSilentLogger, type Logger } from './logger.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
-import { announceTaskChanges, createTaskEvents } from './tasks/events.js';
-import { openTaskStore } from './tasks/sqlite-store.js';
 import type { ToolDeps } from './tools/deps.js';
-import { createOfflineWeather } from './weather/offline.js';
 
 export interface LocalServerOptions extends Partial<Omit<AppOptions, 'buildServer' | 'logger'>> {
   dataDir: string;
@@ -44,14 +42,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     server: serverOptions,
     ...appOptions
   } = options;
-  const taskEvents = createTaskEvents();
-  const deps: ToolDeps = {
-    weather: createOfflineWeather(now),
-    tasks: announceTaskChanges(openTaskStore({ dataDir, logger, now }), taskEvents),
-    taskEvents,
-    now,
-    logger,
-  };
+  // The same builder as `index.ts`: offline weather (no Open-Meteo settings) and SQLite in dataDir.
+  const deps = buildDeps({ dataDir, logger, now });
+  // Opened now, not on the first task call: a bad dataDir fails the start, and the first call is not slow.
+  await deps.openTasks();
+  const { taskEvents } = deps;
   const workshop = createApp({
     buildServer: () => createMcpServer(deps, serverOptions),
     logger,

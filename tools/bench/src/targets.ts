@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, stopChild } from '@mcp-workshop/launcher/processes';
+import { freePort, stopChild } from '@mcp-workshop/test-infra';
 import {
   callBody,
   INITIALIZED_NOTIFICATION,

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort } from '@mcp-workshop/shared/processes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isListening } from './probe.js';
-import { freePort } from './service-process.js';
 import { entryOf, MCP_SERVER } from './services.js';
 
 const LAUNCHER = fileURLToPath(new URL('../dist/cli.js', import.meta.url));

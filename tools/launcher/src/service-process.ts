@@ -1,11 +1,12 @@
 /**
  * @module service-process
  * Starts one service as its own Node process on a loopback port and waits until its `/health`
- * answers. Its logs go to this terminal's stderr, as they would from `pnpm start`.
+ * answers. Its logs go to this terminal's stderr, as they would from `pnpm start`. The free port
+ * and the stop (SIGTERM, then SIGKILL after 5 s) are shared's, the one copy every package uses.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort, stopChild } from '@mcp-workshop/shared/processes';
 import { entryOf, type ServiceSpec } from './services.js';
 
 /** A cold server imports mathjs and SQLite's WebAssembly; a busy laptop needs some slack. */
@@ -13,8 +14,6 @@ export const READY_TIMEOUT_MS = 20_000;
 const READY_POLL_MS = 50;
 /** A free port can be taken between our check and the child's bind; try a few before giving up. */
 const PORT_ATTEMPTS = 3;
-/** After SIGTERM, how long a service may take to close its sessions and database. */
-const STOP_GRACE_MS = 5_000;
 
 export interface RunningService {
   /** e.g. http://127.0.0.1:41234/mcp or http://127.0.0.1:41235/v1 */
@@ -73,29 +72,6 @@ async function waitForHealth(url: string, child: ChildProcess, title: string): P
     await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
   }
   throw new Error(`${title} did not answer ${url} within ${READY_TIMEOUT_MS / 1000} s.`);
-}
-
-/** SIGTERM, then SIGKILL after a grace period; resolves when the child has exited. */
-export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** A port the OS says is free right now on `host`. */
-export function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A wildcard bind is reached through loopback; an IPv6 literal needs brackets in a URL. */

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort } from '@mcp-workshop/shared/processes';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '@mcp-workshop/test-infra';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './service-process.js';
 
 const LAUNCHER = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const run = promisify(execFile);

@@ -1,17 +1,9 @@
 /**
  * @module free-port
- * A loopback port nothing listens on right now, for tests that start a child process on it.
+ * The free loopback port and the child stopper for tests that start a child process. They are
+ * re-exported from `@mcp-workshop/shared/processes`, the one copy: shipped code (the launcher,
+ * the auth server's `process` export) needs them at run time and must not import this test package.
  */
-import { createServer } from 'node:net';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export type { StopChildOptions } from '@mcp-workshop/shared/processes';
+export { freePort, stopChild } from '@mcp-workshop/shared/processes';

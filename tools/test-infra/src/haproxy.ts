@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './free-port.js';
+import { freePort, stopChild } from './free-port.js';
 import { findHaproxy } from './system-binaries.js';
 
 /** The shipped configuration; src/ and dist/ are both three folders below the repository root. */
@@ -105,7 +105,7 @@ export async function startHaproxy(options: StartHaproxyOptions): Promise<Runnin
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    await stopProcess(child);
+    await stopChild(child, { graceMs: STOP_GRACE_MS });
     rmSync(root, { recursive: true, force: true });
   };
   try {
@@ -138,13 +138,4 @@ function accepts(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-  await exited;
-  clearTimeout(timer);
 }

@@ -3,7 +3,8 @@
  * Test-only helpers that run real system servers on loopback: a throwaway PostgreSQL cluster and
  * HAProxy. Tests that need them ask `systemPrograms()` first, and skip with one line on a laptop.
  */
-export { freePort } from './free-port.js';
+export type { StopChildOptions } from './free-port.js';
+export { freePort, stopChild } from './free-port.js';
 export type { HaproxyBackend, RunningHaproxy, StartHaproxyOptions } from './haproxy.js';
 export { HAPROXY_CONFIG_PATH, loopbackConfig, startHaproxy } from './haproxy.js';
 export type {

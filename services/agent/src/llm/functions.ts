@@ -4,9 +4,10 @@
  * bounded descriptions, and argument checks against the tool's original schema. Pure: no I/O.
  * Test: `functions.test.ts` (naming: `function-names.ts`, schemas: `strict-schema.ts`).
  */
+
+import { isRecord } from '@mcp-workshop/shared';
 import type { DiscoveredTool } from '../types.js';
 import { assignFunctionNames } from './function-names.js';
-import { isPlainObject } from './json.js';
 import { toLooseSchema } from './loose-schema.js';
 import { stripOptionalNulls } from './null-plan.js';
 import type { FunctionSpec } from './provider.js';
@@ -99,7 +100,7 @@ function buildFunction(
       const args = asArgumentObject(modelArgs);
       if (!conversion.strict) return { ...args };
       const stripped = stripOptionalNulls(args, conversion.plans);
-      return isPlainObject(stripped) ? stripped : { ...args };
+      return isRecord(stripped) ? stripped : { ...args };
     },
     validate,
   };
@@ -110,7 +111,7 @@ function buildFunction(
 function asArgumentObject(modelArgs: unknown): Record<string, unknown> {
   // Models often send "" or "null" for a function without parameters.
   if (modelArgs === null || modelArgs === undefined) return {};
-  if (isPlainObject(modelArgs)) return modelArgs;
+  if (isRecord(modelArgs)) return modelArgs;
   const kind = Array.isArray(modelArgs) ? 'an array' : `a ${typeof modelArgs}`;
   throw new TypeError(`The arguments must be a JSON object with named fields, not ${kind}.`);
 }

@@ -3,8 +3,9 @@
  * The schema sent with `strict: false`, for tools whose schema cannot be made strict
  * (`strict-schema.ts` decides). Test: `loose-schema.test.ts`.
  */
+
+import { isRecord } from '@mcp-workshop/shared';
 import type { JsonSchema } from '../types.js';
-import { isPlainObject } from './json.js';
 
 /** Bounds the walk over a hostile, deeply nested schema. */
 const MAX_LOOSE_WALK_DEPTH = 64;
@@ -18,7 +19,7 @@ const MAX_LOOSE_WALK_DEPTH = 64;
 export function toLooseSchema(inputSchema: JsonSchema): JsonSchema {
   const { $schema: _dialect, ...rest } = structuredClone(inputSchema);
   addMissingItems(rest, 0);
-  return { ...rest, type: 'object', properties: isPlainObject(rest.properties) ? rest.properties : {} };
+  return { ...rest, type: 'object', properties: isRecord(rest.properties) ? rest.properties : {} };
 }
 
 /** Keywords whose value is one subschema, a list of them, or a map of them. */
@@ -33,7 +34,7 @@ const SUBSCHEMA_MAP_KEYWORDS = [
 ];
 
 function addMissingItems(node: unknown, depth: number): void {
-  if (!isPlainObject(node) || depth > MAX_LOOSE_WALK_DEPTH) return;
+  if (!isRecord(node) || depth > MAX_LOOSE_WALK_DEPTH) return;
   const isArray = node.type === 'array' || (Array.isArray(node.type) && node.type.includes('array'));
   if (isArray && node.items === undefined) node.items = {};
   for (const keyword of SUBSCHEMA_KEYWORDS) addMissingItems(node[keyword], depth + 1);
@@ -43,6 +44,6 @@ function addMissingItems(node: unknown, depth: number): void {
   }
   for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
     const map = node[keyword];
-    if (isPlainObject(map)) for (const item of Object.values(map)) addMissingItems(item, depth + 1);
+    if (isRecord(map)) for (const item of Object.values(map)) addMissingItems(item, depth + 1);
   }
 }

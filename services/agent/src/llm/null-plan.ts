@@ -4,7 +4,7 @@
  * "required but nullable", so the nulls the model sends for them are removed before the MCP call.
  * `strict-schema.ts` builds the plans; test: `null-plan.test.ts`.
  */
-import { isPlainObject } from './json.js';
+import { isRecord } from '@mcp-workshop/shared';
 
 /** `$ref` chains in a plan are followed at most this far, so `A → B → A` cannot loop. */
 export const MAX_REF_HOPS = 16;
@@ -44,7 +44,7 @@ function applyPlan(value: unknown, plan: NullPlan, plans: NullPlans, depth: numb
   if (!resolved) return value;
   switch (resolved.kind) {
     case 'object': {
-      if (!isPlainObject(value)) return value;
+      if (!isRecord(value)) return value;
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
         if (item === null && resolved.optional.has(key)) continue;
@@ -82,7 +82,7 @@ function fits(value: unknown, plan: NullPlan, plans: NullPlans): boolean {
   if (!resolved) return false;
   switch (resolved.kind) {
     case 'object': {
-      if (!isPlainObject(value)) return false;
+      if (!isRecord(value)) return false;
       const keys = Object.keys(value);
       return keys.length === resolved.keys.size && keys.every((key) => resolved.keys.has(key));
     }
@@ -91,6 +91,6 @@ function fits(value: unknown, plan: NullPlan, plans: NullPlans): boolean {
     case 'union':
       return resolved.variants.some((variant) => fits(value, variant, plans));
     default:
-      return !isPlainObject(value) && !Array.isArray(value);
+      return !isRecord(value) && !Array.isArray(value);
   }
 }

@@ -18,8 +18,9 @@
  *   array without `items`, a nested free-form object, a schema without a type, a remote `$ref`, unknown
  *   keywords) cannot be expressed, so the tool is sent with `strict: false` and its original schema.
  */
+
+import { isRecord } from '@mcp-workshop/shared';
 import type { JsonSchema } from '../types.js';
-import { isPlainObject } from './json.js';
 import { MAX_REF_HOPS, type NullPlan, type NullPlans } from './null-plan.js';
 
 /** OpenAI: "A schema may have up to 5000 object properties total". */
@@ -112,7 +113,7 @@ export function toStrictSchema(inputSchema: JsonSchema): StrictConversion {
     for (const container of DEFINITION_CONTAINERS) {
       const definitions = inputSchema[container];
       if (definitions === undefined) continue;
-      if (!isPlainObject(definitions)) throw new NotStrictable(container, 'is not an object');
+      if (!isRecord(definitions)) throw new NotStrictable(container, 'is not an object');
       const converted: Record<string, JsonSchema> = {};
       for (const [name, definition] of Object.entries(definitions)) {
         walk.chars += name.length;
@@ -141,7 +142,7 @@ function convert(
   isRoot = false,
 ): Converted {
   if (walkDepth > MAX_SCHEMA_WALK_DEPTH) throw new NotStrictable(path, 'the schema nests too deeply');
-  if (!isPlainObject(node)) throw new NotStrictable(path, 'a boolean or non-object schema');
+  if (!isRecord(node)) throw new NotStrictable(path, 'a boolean or non-object schema');
 
   for (const key of Object.keys(node)) {
     if (STRUCTURAL.has(key) || NOTE_KEYWORDS.has(key) || DROPPED_ANNOTATIONS.has(key)) continue;
@@ -171,7 +172,7 @@ function convert(
     throw new NotStrictable(path, 'object keywords on a schema that is not an object');
   }
   if (main === 'array') {
-    if (!isPlainObject(node.items)) throw new NotStrictable(path, 'an array without a single `items` schema');
+    if (!isRecord(node.items)) throw new NotStrictable(path, 'an array without a single `items` schema');
     const items = convert(node.items, walk, `${path}/items`, objectDepth, walkDepth + 1);
     return { schema: { ...schema, items: items.schema }, plan: { kind: 'array', items: items.plan } };
   }
@@ -196,7 +197,7 @@ function convertObject(
   if (rawProperties === undefined && !isRoot && node.additionalProperties !== false) {
     throw new NotStrictable(path, 'a free-form object (no `properties`)');
   }
-  if (rawProperties !== undefined && !isPlainObject(rawProperties)) {
+  if (rawProperties !== undefined && !isRecord(rawProperties)) {
     throw new NotStrictable(path, '`properties` is not an object');
   }
   const required = readRequired(node.required, rawProperties ?? {}, path);
@@ -361,7 +362,7 @@ function makeNullable(schema: JsonSchema): JsonSchema {
 
 /** Whether the ORIGINAL schema already accepts null (then a null from the model is a real value). */
 function isNullable(node: unknown, root: JsonSchema, hops: number): boolean {
-  if (!isPlainObject(node) || hops > MAX_REF_HOPS) return false;
+  if (!isRecord(node) || hops > MAX_REF_HOPS) return false;
   if (node.type === 'null' || (Array.isArray(node.type) && node.type.includes('null'))) return true;
   if (Array.isArray(node.enum) && node.enum.includes(null)) return true;
   if ('const' in node && node.const === null) return true;
@@ -386,7 +387,7 @@ function resolveRef(root: JsonSchema, ref: string): { target: unknown; key: stri
     if (!ref.startsWith(prefix)) continue;
     const name = decodePointerToken(ref.slice(prefix.length));
     const definitions = root[container];
-    if (isPlainObject(definitions) && Object.hasOwn(definitions, name)) {
+    if (isRecord(definitions) && Object.hasOwn(definitions, name)) {
       return { target: definitions[name], key: definitionKey(container, name) };
     }
   }
@@ -410,7 +411,7 @@ function decodePointerToken(token: string): string {
 function containsRef(node: unknown, depth: number): boolean {
   if (depth > MAX_SCHEMA_WALK_DEPTH) return true;
   if (Array.isArray(node)) return node.some((item) => containsRef(item, depth + 1));
-  if (!isPlainObject(node)) return false;
+  if (!isRecord(node)) return false;
   if ('$ref' in node) return true;
   return Object.values(node).some((value) => containsRef(value, depth + 1));
 }

@@ -12,6 +12,8 @@ import { captureLogger, silentLogger } from './test-support/logger.js';
 import { freePort, type ServedFetch } from './test-support/serve-fetch.js';
 import { listToolNames, startWorkshopServer, type WorkshopServer } from './test-support/workshop.js';
 
+/** services/mcp-server/dist/index.js is four levels below the repository root. */
+const REPO_ROOT = join(SERVER_DIST_ENTRY, '../../../..');
 const clientInfo = { name: 'agent-test', version: '0.0.0' };
 const refuseInput: InputHandler = async () => ({ action: 'decline' });
 /** Short waits, so retry tests take well under a second. */
@@ -183,7 +185,7 @@ describe('connectServer', () => {
   it('starts the built workshop server over stdio and lists its tools', async () => {
     expect(
       existsSync(SERVER_DIST_ENTRY),
-      `${SERVER_DIST_ENTRY} is missing. Build it first: cd /work/main && pnpm --filter @mcp-workshop/mcp-server build`,
+      `${SERVER_DIST_ENTRY} is missing. Build it first: cd ${REPO_ROOT} && pnpm --filter @mcp-workshop/mcp-server build`,
     ).toBe(true);
     const dataDir = mkdtempSync(join(tmpdir(), 'agent-stdio-'));
     const { logger, lines } = captureLogger('debug');

@@ -4,7 +4,7 @@
  * its own process on loopback: what every sign-in test of the agent talks to.
  */
 import { type AuthServerProcess, startAuthServerProcess } from '@mcp-workshop/auth-server/process';
-import { freePort } from '../mcp/test-support/serve-fetch.js';
+import { freePort } from '@mcp-workshop/test-infra';
 import { startWorkshopProcess, type WorkshopProcess } from './workshop-process.js';
 
 export interface SecuredWorkshop {

@@ -10,13 +10,15 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../mcp/test-support/serve-fetch.js';
+import { freePort, stopChild } from '@mcp-workshop/test-infra';
 
 export const SERVER_DIST_ENTRY = fileURLToPath(new URL('../../../mcp-server/dist/index.js', import.meta.url));
 
 /** A cold start imports mathjs and the SQLite WebAssembly; a loaded CI machine needs some slack. */
 const READY_TIMEOUT_MS = 15_000;
 const READY_POLL_MS = 50;
+/** After SIGTERM, how long the server may take to close its sessions and database before SIGKILL. */
+const STOP_GRACE_MS = 3_000;
 
 export interface WorkshopProcess {
   /** e.g. http://127.0.0.1:41234 */
@@ -57,7 +59,7 @@ export async function startWorkshopProcess(env: Record<string, string> = {}): Pr
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const close = async () => {
-    await stop(child);
+    await stopChild(child, { graceMs: STOP_GRACE_MS });
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -81,13 +83,4 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, stderr: () =>
     await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
   }
   throw new Error(`the workshop server did not answer /health within ${READY_TIMEOUT_MS} ms: ${stderr()}`);
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-  await exited;
-  clearTimeout(timer);
 }

@@ -2,6 +2,7 @@ import { ContentBlockSchema } from '@mcp-workshop/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectInProcess } from '../in-process.js';
 import { createMcpServer } from '../server.js';
+import { SDK_PATCH_NOT_APPLIED } from '../test-support/sdk-patch.js';
 import { prompts } from './index.js';
 import { createPromptFixture, type PromptFixture } from './test-support/fixture.js';
 
@@ -87,14 +88,19 @@ describe('registerPrompts', () => {
     await expect(client.getPrompt({ name: '__proto__' })).rejects.toMatchObject({ code: -32602 });
   });
 
-  // SDK 2.4.0 answered -32603 here (typescript-sdk #2284); patches/@modelcontextprotocol__server@2.4.0.patch fixes it.
+  // SDK 2.4.0 answered -32603 here (typescript-sdk #2284); our SDK patch fixes it (see src/sdk-patch.test.ts).
   it('answers -32602 when an argument is not a string', async () => {
     const client = await connect();
-    const request = client.request({
-      method: 'prompts/get',
-      params: { name: 'plan_trip', arguments: { city: 42 } as unknown as Record<string, string> },
-    });
-    await expect(request).rejects.toMatchObject({ code: -32602 });
+    const error: unknown = await client
+      .request({
+        method: 'prompts/get',
+        params: { name: 'plan_trip', arguments: { city: 42 } as unknown as Record<string, string> },
+      })
+      .then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+    expect((error as { code?: unknown } | undefined)?.code, SDK_PATCH_NOT_APPLIED).toBe(-32602);
   });
 
   it('answers a JSON-RPC error and keeps serving when an argument is not a string', async () => {

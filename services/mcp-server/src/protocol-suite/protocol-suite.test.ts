@@ -1,6 +1,6 @@
 /**
  * Black-box protocol suite: raw HTTP (fetch) against a live server on 127.0.0.1, once per
- * revision, one `it` per row of the checklist's §9 table (/work/shared/mcp-server-checklist.md)
+ * revision, one `it` per row of the checklist's §9 table (mcp-server-checklist.md, kept outside this repository)
  * and of the 2026-07-28 addendum's §4 table, plus a few extras for the same spec items. Test names
  * read `[spec item] expectation (source)`, source being `§9 #row`, `A#row` or `extra`.
  * Cases live in `cases/`; a case lists its revisions and is filtered, never skipped.

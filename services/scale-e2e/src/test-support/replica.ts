@@ -9,7 +9,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@mcp-workshop/test-infra';
+import { freePort, stopChild } from '@mcp-workshop/test-infra';
 
 /** The server as `pnpm --filter @mcp-workshop/mcp-server build` leaves it. */
 export const SERVER_ENTRY = fileURLToPath(new URL('../../../mcp-server/dist/index.js', import.meta.url));
@@ -78,7 +78,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   let removed = false;
   const stop = async () => {
-    await stopChild(child, 'SIGTERM');
+    await stopChild(child, { graceMs: STOP_GRACE_MS });
     if (!removed) rmSync(root, { recursive: true, force: true });
     removed = true;
   };
@@ -96,7 +96,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     baseUrl,
     log,
     exited,
-    kill: () => stopChild(child, 'SIGKILL'),
+    kill: () => stopChild(child, { signal: 'SIGKILL', graceMs: STOP_GRACE_MS }),
     stop,
   };
 }
@@ -120,13 +120,4 @@ async function waitReady(url: string, child: ChildProcess, name: string, log: ()
   throw new Error(
     `replica ${name} was not ready at ${url} within ${READY_TIMEOUT_MS} ms (${last}):\n${log()}`,
   );
-}
-
-async function stopChild(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-  await exited;
-  clearTimeout(timer);
 }

@@ -34,14 +34,8 @@ export async function serveFetch(handler: FetchHandler, port = 0): Promise<Serve
   };
 }
 
-/** A port nothing listens on right now (the OS hands it out, we let go of it again). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/** Still importable from here for older tests; the one copy is shared's, through test-infra. */
+export { freePort } from '@mcp-workshop/test-infra';
 
 async function forward(handler: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const chunks: Buffer[] = [];

@@ -1,9 +1,0 @@
-/**
- * @module llm/json
- * Small checks on parsed JSON shared by the schema modules (`strict-schema.ts`, `null-plan.ts`).
- */
-
-/** A JSON object: not null, not an array. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
