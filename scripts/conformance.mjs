@@ -8,7 +8,7 @@
  *   node scripts/conformance.mjs --default  the server as shipped, only the scenarios that need no fixture
  *
  * Root scripts `pnpm conformance` and `pnpm conformance:default` build first. The server runs on the
- * Node that runs this script; the suite needs Node >= 22, which `tools/node22` provides on Linux x64.
+ * Node that runs this script; the suite needs Node >= 22, which `dev/node22` provides on Linux x64.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

@@ -3,7 +3,7 @@
  * `pnpm inspector [args]`: runs MCP Inspector, the pinned version from scripts/lib/inspector-node.mjs,
  * through `npx -y` (the first run downloads it into npm's cache), with the same arguments on Node 20,
  * 22 and 24. The Inspector 2.x needs Node 22.19 or newer; on an older Node on Linux x64 this script
- * lends it the Node 22 that `pnpm install` put in tools/node22, and says so on stderr.
+ * lends it the Node 22 that `pnpm install` put in dev/node22, and says so on stderr.
  *
  *   pnpm inspector --cli http://127.0.0.1:3000/mcp --method tools/list
  *   pnpm inspector --cli node services/mcp-server/dist/index.js --stdio --method tools/list
@@ -80,7 +80,7 @@ function npmEnvironment(source) {
   return env;
 }
 
-/** The Node 22 binary of tools/node22, or exit with what to do when `pnpm install` did not fetch it. */
+/** The Node 22 binary of dev/node22, or exit with what to do when `pnpm install` did not fetch it. */
 function bundledNode() {
   try {
     const require = createRequire(path.join(ROOT, BUNDLED_NODE_DIR, 'package.json'));

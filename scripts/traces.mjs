@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `pnpm traces`: a trace backend for a laptop with no Docker and no internet. It is the OTLP/HTTP
- * receiver the tests use (tools/test-infra), printing each trace as a tree once it has gone quiet.
+ * receiver the tests use (dev/test-infra), printing each trace as a tree once it has gone quiet.
  *
  *   pnpm traces                  listen on 127.0.0.1:4318 until Ctrl-C; point services at it with
  *                                OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318
@@ -12,10 +12,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startOtlpReceiver } from '../tools/test-infra/dist/index.js';
+import { startOtlpReceiver } from '../dev/test-infra/dist/index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const LAUNCHER = path.join(ROOT, 'tools/launcher/dist/cli.js');
+const LAUNCHER = path.join(ROOT, 'dev/launcher/dist/cli.js');
 /** The OTLP/HTTP port every backend listens on. */
 const DEFAULT_PORT = 4318;
 /** A trace is printed once no span of it has arrived for this long. */

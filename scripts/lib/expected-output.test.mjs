@@ -92,7 +92,7 @@ describe('compareOutput', () => {
     const actual = [
       '',
       '> mcp-workshop@0.1.0 ask /srv/mcp-workshop',
-      "> turbo run build --output-logs=errors-only 1>&2 && node tools/launcher/dist/cli.js ask 'What is 6 * 7?'",
+      "> turbo run build --output-logs=errors-only 1>&2 && node dev/launcher/dist/cli.js ask 'What is 6 * 7?'",
       '',
       '   • turbo 2.11.11',
       '   • Packages in scope: @mcp-workshop/agent, @mcp-workshop/shared',

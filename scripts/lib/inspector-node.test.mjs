@@ -10,7 +10,7 @@ describe('chooseNode', () => {
     assert.deepEqual(chooseNode('v24.1.0', 'win32', 'x64'), { kind: 'current' });
   });
 
-  it('borrows tools/node22 on Linux x64 when the running Node is older', () => {
+  it('borrows dev/node22 on Linux x64 when the running Node is older', () => {
     assert.deepEqual(chooseNode('v20.20.2', 'linux', 'x64'), { kind: 'bundled' });
     assert.deepEqual(chooseNode('v22.18.9', 'linux', 'x64'), { kind: 'bundled' });
   });
@@ -43,7 +43,7 @@ describe('bundledNodeNotice', () => {
   it('names both versions and the folder', () => {
     assert.equal(
       bundledNodeNotice('v20.20.2', '22.23.3'),
-      "Node v20.20.2 is older than 22.19 that MCP Inspector 2.x needs: using tools/node22's Node v22.23.3",
+      "Node v20.20.2 is older than 22.19 that MCP Inspector 2.x needs: using dev/node22's Node v22.23.3",
     );
   });
 });

@@ -2,7 +2,7 @@
  * @module demo
  * The agent's half of `pnpm demo`: asks a few questions that show a structured result, a list, an
  * error the model recovers from, and a write; prints every trace; and exits 0. The launcher
- * (tools/launcher) starts the MCP server with a throw-away task database, and the offline demo
+ * (dev/launcher) starts the MCP server with a throw-away task database, and the offline demo
  * model when no model is configured, then runs this with MCP_SERVER_URL pointing at that server.
  */
 import { loadAgentEnv } from './env.js';

@@ -3,7 +3,7 @@
  * and in a 2025 session, each with the workshop server's span under it in one trace; failures as
  * the client sees them (a tool error, a JSON-RPC error, a timeout); and the trace context the
  * transport puts in every request's `_meta`. The HTTP 2026-07-28 path through `pnpm ask` is
- * `tools/launcher/src/trace.e2e.test.ts`; telemetry off is `telemetry-off.test.ts`.
+ * `dev/launcher/src/trace.e2e.test.ts`; telemetry off is `telemetry-off.test.ts`.
  * OpenTelemetry's globals are set here, so this file runs on its own (vitest isolates files).
  */
 import { mkdtempSync, rmSync } from 'node:fs';

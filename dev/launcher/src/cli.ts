@@ -5,9 +5,9 @@
  * model isn't running (`launch.ts`), runs the agent's own CLI against them as a child process,
  * and stops what it started when the agent exits. The agent itself never starts a service.
  *
- *   node tools/launcher/dist/cli.js ask [--json] "question"
- *   node tools/launcher/dist/cli.js chat
- *   node tools/launcher/dist/cli.js demo
+ *   node dev/launcher/dist/cli.js ask [--json] "question"
+ *   node dev/launcher/dist/cli.js chat
+ *   node dev/launcher/dist/cli.js demo
  */
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
