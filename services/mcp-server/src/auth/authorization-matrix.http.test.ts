@@ -223,14 +223,9 @@ function send(era: Era, token: string, method: string, params: Record<string, un
   return client.send(method, params);
 }
 
-/** The JSON-RPC result in an answer (JSON or SSE), when there is one. */
-function resultOf(answer: Answer): Record<string, unknown> | undefined {
-  return resultIn(answer.text);
-}
-
 /** A 200 with a result that is not an isError result. */
 function succeeded(answer: Answer): boolean {
-  const result = resultOf(answer);
+  const result = resultIn(answer.text);
   return answer.status === 200 && result !== undefined && result.isError !== true;
 }
 
@@ -249,9 +244,11 @@ beforeAll(async () => {
   tokens.otherUser = await auth.token(READER_CLIENT, RESOURCE, TASKS_READ);
   // The same secret task, with the same id, in both servers' fresh databases.
   for (const era of ['2025 session', '2025 stateless'] as const) {
-    const added = resultOf(
-      await send(era, tokens.both, 'tools/call', { name: 'add_task', arguments: { title: SECRET } }),
-    );
+    const answer = await send(era, tokens.both, 'tools/call', {
+      name: 'add_task',
+      arguments: { title: SECRET },
+    });
+    const added = resultIn(answer.text);
     const task = (added?.structuredContent as { task?: { id: number } } | undefined)?.task;
     if (!task) throw new Error(`add_task answered no task in ${era}`);
     secretId = task.id;
@@ -296,7 +293,8 @@ describe('the authorization matrix', () => {
           `another user sees the task: ${probe.target} ${JSON.stringify(probe.params)}`,
         );
         if (probe.method === 'completion/complete') {
-          const values = (resultOf(answer)?.completion as { values?: string[] } | undefined)?.values ?? [];
+          const values =
+            (resultIn(answer.text)?.completion as { values?: string[] } | undefined)?.values ?? [];
           check(!values.includes(String(secretId)), `another user completes the task id: ${probe.target}`);
         }
       }
@@ -324,16 +322,15 @@ describe('the authorization matrix', () => {
           name: 'generate_report',
           arguments: TOOL_ARGS.generate_report,
         });
-        const result = resultOf(answer);
+        const result = resultIn(answer.text);
         expect(result?.isError, `${era} ${set}`).toBe(true);
         expect(JSON.stringify(result), `${era} ${set}`).toMatch(/tasks:read/);
       }
-      const allowed = resultOf(
-        await send(era, tokens.read, 'tools/call', {
-          name: 'generate_report',
-          arguments: TOOL_ARGS.generate_report,
-        }),
-      );
+      const report = await send(era, tokens.read, 'tools/call', {
+        name: 'generate_report',
+        arguments: TOOL_ARGS.generate_report,
+      });
+      const allowed = resultIn(report.text);
       expect(allowed?.isError, era).toBe(false);
     }
   });

@@ -4,7 +4,15 @@
  * `id` is null unless the caller knows the request's id: most of these happen before (or
  * instead of) reading one.
  */
+import { isPlainObject } from '@mcp-workshop/shared';
 import type { ErrorRequestHandler, Response } from 'express';
+
+/** The `id` of a single JSON-RPC request body, for an error answered in its place; null otherwise. */
+export function requestIdOf(body: unknown): string | number | null {
+  if (!isPlainObject(body)) return null;
+  const { id } = body;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
 
 export function sendJsonRpcError(
   res: Response,

@@ -31,7 +31,7 @@ import { publishTaskChanges } from '../resources/publish.js';
 import type { TaskEvents } from '../tasks/events.js';
 import type { ClientShares, ShareRefusal } from './client-shares.js';
 import { SessionEventStore } from './event-store.js';
-import { sendJsonRpcError } from './json-rpc-errors.js';
+import { requestIdOf, sendJsonRpcError } from './json-rpc-errors.js';
 import { nodeAdapter } from './node-adapter.js';
 import { type RequestReading, readingOf } from './request-reading.js';
 import { ServerPool } from './server-pool.js';
@@ -123,24 +123,13 @@ const SHARE_RETRY_AFTER_SECONDS = 30;
  * A client over its own share gets 429 (it can close what it holds); a server that is full for
  * everyone gets 503. Both say what to do.
  */
-function refuseShare(res: Response, refusal: ShareRefusal, what: string, limit: number, id: unknown): void {
+function refuseShare(res: Response, refusal: ShareRefusal, what: string, limit: number, body: unknown): void {
   res.setHeader('Retry-After', String(SHARE_RETRY_AFTER_SECONDS));
   const message =
     refusal === 'client'
       ? `Too many open ${what} for this client: at most ${limit}. Close unused ones, or retry in ${SHARE_RETRY_AFTER_SECONDS} s.`
       : `Too many open ${what} on this server. Retry in ${SHARE_RETRY_AFTER_SECONDS} s.`;
-  sendJsonRpcError(res, refusal === 'client' ? 429 : 503, -32000, message, jsonRpcId(id));
-}
-
-function jsonRpcId(id: unknown): string | number | null {
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
-
-function firstId(req: Request): unknown {
-  const body: unknown = req.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'id' in body
-    ? body.id
-    : undefined;
+  sendJsonRpcError(res, refusal === 'client' ? 429 : 503, -32000, message, requestIdOf(body));
 }
 
 /** A 2025 request that leaves per-client state on its instance, or a batch that may carry one. */
@@ -169,13 +158,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const openStream = (req: Request, res: Response, reading: RequestReading): boolean => {
     const taken = streams.take(reading.clientKey);
     if (typeof taken !== 'function') {
-      refuseShare(
-        res,
-        taken,
-        'streams',
-        taken === 'client' ? streams.perClient : streams.total,
-        firstId(req),
-      );
+      refuseShare(res, taken, 'streams', taken === 'client' ? streams.perClient : streams.total, req.body);
       return false;
     }
     res.once('close', taken);
@@ -267,7 +250,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const refusal = await sessions.refusal(reading.clientKey);
     if (refusal) {
       const limit = refusal === 'client' ? sessions.maxPerClient : sessions.maxSessions;
-      refuseShare(res, refusal, 'sessions (close unused ones with DELETE /mcp)', limit, firstId(req));
+      refuseShare(res, refusal, 'sessions (close unused ones with DELETE /mcp)', limit, req.body);
       return;
     }
     const server = buildServer();

@@ -14,10 +14,10 @@
  * the token proves good, so a flood of bad tokens gets 429 instead of an endless stream of 401s.
  * Over any limit: 429, `Retry-After`, the draft-8 `RateLimit` headers, and a JSON error body.
  */
-import { isPlainObject } from '@mcp-workshop/shared';
 import type { Request, RequestHandler, Response } from 'express';
 import { type AugmentedRequest, MemoryStore, rateLimit } from 'express-rate-limit';
-import { addressKeyOf, clientKeyOf, hasReading, readingOf } from './request-reading.js';
+import { requestIdOf } from './json-rpc-errors.js';
+import { addressKeyOf, clientKeyOf, readingOf } from './request-reading.js';
 
 /** Both limits are per minute; shorter windows make bursts pass and then stall. */
 const WINDOW_MS = 60_000;
@@ -47,27 +47,16 @@ export interface RateLimits {
   authFailures: RequestHandler;
 }
 
-/** The reading's key where the request was read (everything but /health), else the address. */
-function clientKey(req: Request): string {
-  return hasReading(req) ? readingOf(req).clientKey : clientKeyOf(req);
-}
-
 /** Whether the request got past sign-in: anything but a 401 (a 503 for unreachable keys is no one's fault). */
 function signedIn(_req: Request, res: Response): boolean {
   return res.statusCode !== 401;
-}
-
-function jsonRpcId(body: unknown): string | number | null {
-  if (!isPlainObject(body)) return null;
-  const { id } = body;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 function limiter(
   limit: number,
   what: string,
   store: MemoryStore,
-  keyGenerator: (req: Request) => string = clientKey,
+  keyGenerator: (req: Request) => string = clientKeyOf,
 ): RequestHandler {
   return rateLimit({
     windowMs: WINDOW_MS,
@@ -83,7 +72,7 @@ function limiter(
       const error = { code: RATE_LIMITED, message, data: { retryAfterSeconds: retryAfter } };
       // JSON-RPC on /mcp; the curl path and /health answer errors as `{ error }`.
       const onMcp = req.originalUrl.startsWith('/mcp');
-      res.status(429).json(onMcp ? { jsonrpc: '2.0', error, id: jsonRpcId(req.body) } : { error });
+      res.status(429).json(onMcp ? { jsonrpc: '2.0', error, id: requestIdOf(req.body) } : { error });
     },
   });
 }

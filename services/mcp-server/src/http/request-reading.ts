@@ -60,13 +60,12 @@ export function subjectOfRequest(req: Request): string | undefined {
 /** The client a request counts against: who signed in, or where it comes from. Never the token. */
 export function clientKeyOf(req: Request): string {
   const auth = req.auth;
-  if (auth) return `sub:${subjectOfRequest(req) ?? ''}|client:${auth.clientId}`;
-  // ipKeyGenerator groups an IPv6 client's /56, so rotating addresses inside it doesn't dodge a limit.
-  return `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
+  return auth ? `sub:${subjectOfRequest(req) ?? ''}|client:${auth.clientId}` : addressKeyOf(req);
 }
 
-/** The address part alone, for what is counted before a token is verified. */
+/** The address alone, for what is counted before a token is verified. */
 export function addressKeyOf(req: Request): string {
+  // ipKeyGenerator groups an IPv6 client's /56, so rotating addresses inside it doesn't dodge a limit.
   return `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
 }
 
@@ -196,9 +195,4 @@ export function readingOf(req: Request): RequestReading {
   if (!reading)
     throw new Error(`No reading for ${req.method} ${req.originalUrl}: readRequest must run first.`);
   return reading;
-}
-
-/** Whether `req` has been read (GET /health never is). */
-export function hasReading(req: Request): boolean {
-  return readings.has(req);
 }

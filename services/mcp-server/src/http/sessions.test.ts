@@ -7,9 +7,14 @@ import {
   startTestServer,
   type TestServer,
 } from '../test-support/http.js';
-import { SessionRegistry } from './sessions.js';
+import { SessionRegistry, type SessionRegistryOptions } from './sessions.js';
 
 const ONE_CLIENT = { subject: undefined, clientKey: 'ip:127.0.0.1' };
+
+/** A registry with a 1 s TTL, room for 10 and a silent logger; `options` changes any of them. */
+function registry(options: Partial<SessionRegistryOptions> = {}): SessionRegistry {
+  return new SessionRegistry({ ttlMs: 1000, maxSessions: 10, logger: createSilentLogger(), ...options });
+}
 
 describe('SessionRegistry', () => {
   const fakeSession = () => {
@@ -31,99 +36,74 @@ describe('SessionRegistry', () => {
 
   it('closes a session that has been idle for longer than the TTL', async () => {
     let now = 0;
-    const registry = new SessionRegistry({
-      ttlMs: 1000,
-      maxSessions: 10,
-      logger: createSilentLogger(),
-      now: () => now,
-    });
+    const sessions = registry({ now: () => now });
     const fake = fakeSession();
-    registry.add(fake.transport, fake.server, 'a', ONE_CLIENT);
+    sessions.add(fake.transport, fake.server, 'a', ONE_CLIENT);
     now = 999;
-    expect(await registry.sweep()).toBe(0);
+    expect(await sessions.sweep()).toBe(0);
     now = 1000;
-    expect(await registry.sweep()).toBe(1);
-    expect(registry.get('a')).toBeUndefined();
+    expect(await sessions.sweep()).toBe(1);
+    expect(sessions.get('a')).toBeUndefined();
     expect(fake.closed).toEqual({ transport: true, server: true });
-    await registry.closeAll();
+    await sessions.closeAll();
   });
 
   it('never expires a session while a request is in flight, and restarts the clock after it', async () => {
     let now = 0;
-    const registry = new SessionRegistry({
-      ttlMs: 1000,
-      maxSessions: 10,
-      logger: createSilentLogger(),
-      now: () => now,
-    });
+    const sessions = registry({ now: () => now });
     const fake = fakeSession();
-    const session = registry.add(fake.transport, fake.server, 'a', ONE_CLIENT);
-    const done = registry.track(session);
+    const session = sessions.add(fake.transport, fake.server, 'a', ONE_CLIENT);
+    const done = sessions.track(session);
     now = 60_000;
-    expect(await registry.sweep()).toBe(0);
+    expect(await sessions.sweep()).toBe(0);
     done();
     done(); // a second call must not go negative
     expect(session.inFlight).toBe(0);
     now = 60_999;
-    expect(await registry.sweep()).toBe(0);
+    expect(await sessions.sweep()).toBe(0);
     now = 61_000;
-    expect(await registry.sweep()).toBe(1);
-    await registry.closeAll();
+    expect(await sessions.sweep()).toBe(1);
+    await sessions.closeAll();
   });
 
   it('makes room at the cap only by expiring idle sessions', async () => {
     let now = 0;
-    const registry = new SessionRegistry({
-      ttlMs: 1000,
-      maxSessions: 2,
-      logger: createSilentLogger(),
-      now: () => now,
-    });
-    registry.add(fakeSession().transport, fakeSession().server, 'a', { subject: undefined, clientKey: 'x' });
-    registry.add(fakeSession().transport, fakeSession().server, 'b', { subject: undefined, clientKey: 'y' });
-    expect(await registry.refusal('z')).toBe('global');
+    const sessions = registry({ maxSessions: 2, now: () => now });
+    sessions.add(fakeSession().transport, fakeSession().server, 'a', { subject: undefined, clientKey: 'x' });
+    sessions.add(fakeSession().transport, fakeSession().server, 'b', { subject: undefined, clientKey: 'y' });
+    expect(await sessions.refusal('z')).toBe('global');
     now = 5000;
-    expect(await registry.refusal('z')).toBeUndefined();
-    expect(registry.size).toBe(0);
-    await registry.closeAll();
+    expect(await sessions.refusal('z')).toBeUndefined();
+    expect(sessions.size).toBe(0);
+    await sessions.closeAll();
   });
 
   it("refuses a client past its own share with 'client' while others still get in, and frees the share on close", async () => {
-    const registry = new SessionRegistry({
-      ttlMs: 60_000,
-      maxSessions: 10,
-      maxSessionsPerClient: 2,
-      logger: createSilentLogger(),
-    });
+    const sessions = registry({ ttlMs: 60_000, maxSessionsPerClient: 2 });
     const greedy = { subject: undefined, clientKey: 'ip:greedy' };
-    registry.add(fakeSession().transport, fakeSession().server, 'a', greedy);
-    registry.add(fakeSession().transport, fakeSession().server, 'b', greedy);
-    expect(await registry.refusal('ip:greedy')).toBe('client');
-    expect(await registry.refusal('ip:someone-else')).toBeUndefined();
-    registry.remove('a');
-    expect(registry.heldBy('ip:greedy')).toBe(1);
-    expect(await registry.refusal('ip:greedy')).toBeUndefined();
-    await registry.closeAll();
-    expect(registry.heldBy('ip:greedy')).toBe(0);
+    sessions.add(fakeSession().transport, fakeSession().server, 'a', greedy);
+    sessions.add(fakeSession().transport, fakeSession().server, 'b', greedy);
+    expect(await sessions.refusal('ip:greedy')).toBe('client');
+    expect(await sessions.refusal('ip:someone-else')).toBeUndefined();
+    sessions.remove('a');
+    expect(sessions.heldBy('ip:greedy')).toBe(1);
+    expect(await sessions.refusal('ip:greedy')).toBeUndefined();
+    await sessions.closeAll();
+    expect(sessions.heldBy('ip:greedy')).toBe(0);
   });
 
   it('expires a session on the TTL from its last request even while a GET stream is open', async () => {
     let now = 0;
-    const registry = new SessionRegistry({
-      ttlMs: 1000,
-      maxSessions: 10,
-      logger: createSilentLogger(),
-      now: () => now,
-    });
+    const sessions = registry({ now: () => now });
     const fake = fakeSession();
-    const session = registry.add(fake.transport, fake.server, 'a', ONE_CLIENT);
-    registry.track(session, 'stream');
+    const session = sessions.add(fake.transport, fake.server, 'a', ONE_CLIENT);
+    sessions.track(session, 'stream');
     now = 999;
-    expect(await registry.sweep()).toBe(0);
+    expect(await sessions.sweep()).toBe(0);
     now = 1000;
-    expect(await registry.sweep()).toBe(1);
+    expect(await sessions.sweep()).toBe(1);
     expect(fake.closed).toEqual({ transport: true, server: true });
-    await registry.closeAll();
+    await sessions.closeAll();
   });
 });
 
