@@ -4,8 +4,6 @@
  * sentence `pnpm exercise 06` prints when it fails.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -14,17 +12,9 @@ import {
   READER_CLIENT,
   startAuthServerProcess,
 } from '@mcp-workshop/auth-server/process';
-import {
-  createApp,
-  createDeps,
-  createSilentLogger,
-  discoverIssuer,
-  loadEnv,
-  ownerOf,
-  SHARED_OWNER,
-  scopePolicy,
-  type WorkshopApp,
-} from '@mcp-workshop/mcp-server';
+import { discoverIssuer, type HttpHost, ownerOf, SHARED_OWNER, startHttpHost } from '@mcp-workshop/mcp-host';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
+import { createDeps, loadEnv, SERVER_VERSION, scopePolicy } from '@mcp-workshop/mcp-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,8 +26,7 @@ const RESOURCE = 'http://127.0.0.1:3000/mcp';
 
 describe('exercise 06: clear_completed_tasks, with sign-in on', () => {
   let auth: AuthServerProcess;
-  let workshop: WorkshopApp;
-  let http: Server;
+  let host: HttpHost;
   let url: string;
   let dataDir: string;
   let deps: ReturnType<typeof createDeps>;
@@ -54,12 +43,13 @@ describe('exercise 06: clear_completed_tasks, with sign-in on', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'exercise-06-'));
     const logger = createSilentLogger();
     deps = createDeps(loadEnv({ DATA_DIR: dataDir }), logger);
-    workshop = createApp({
+    host = await startHttpHost({
       buildServer: () => {
         const server = new McpServer({ name: 'exercise-06', version: '0.0.0' });
         clearCompletedTasks.register(server, deps);
         return server;
       },
+      info: { name: 'exercise-06', version: SERVER_VERSION },
       logger,
       stateless: true,
       sessionTtlSeconds: 60,
@@ -71,15 +61,11 @@ describe('exercise 06: clear_completed_tasks, with sign-in on', () => {
         policy: scopePolicy([clearCompletedTasks], []),
       },
     });
-    http = workshop.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => http.once('listening', resolve));
-    url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    url = host.mcpUrl;
   }, 30_000);
 
   afterAll(async () => {
-    http?.closeAllConnections();
-    await new Promise((resolve) => http?.close(resolve));
-    await workshop?.close();
+    await host?.close();
     await deps?.tasks.close();
     await auth?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });

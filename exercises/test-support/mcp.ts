@@ -3,13 +3,9 @@
  * Connects the official MCP client to a fresh `McpServer` holding only what an exercise registers,
  * over the SDK's in-process transport: the same validation and wire shapes as a real client.
  */
-import {
-  connectInProcess,
-  createSilentLogger,
-  type InProcessConnection,
-  type ToolDeps,
-  type WorkshopTool,
-} from '@mcp-workshop/mcp-server';
+import { connectInProcess, type InProcessConnection } from '@mcp-workshop/mcp-host/in-process';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
+import type { ToolDeps, WorkshopTool } from '@mcp-workshop/mcp-server';
 import { Client } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
 

@@ -5,6 +5,8 @@
  * compiles hundreds of small modules from node_modules takes about half again as long as the same
  * code in a few files. `tsc` still emits everything else (`dist/lib.js` and what it imports), so
  * the library entry, its types and the tests are unchanged. Runs after `tsc` in `pnpm build`.
+ * The host (`@mcp-workshop/mcp-host`) and the task store are bundled in too, except the parts that
+ * load OpenTelemetry: those stay packages, loaded from where their own dependencies resolve.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +16,9 @@ import { defineConfig, RolldownMagicString } from 'rolldown';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SRC = path.join(HERE, 'src');
 const DIST = path.join(HERE, 'dist');
+/** The task store's statement spans, as its package exports them. */
+const TRACED_STORE_ENTRY = '@mcp-workshop/task-store/traced';
+
 /** Every file this step writes starts with it, so a build can remove the previous build's chunks. */
 const OUTPUT_PREFIX = 'index.';
 
@@ -21,11 +26,18 @@ export default defineConfig({
   input: path.join(SRC, 'index.ts'),
   platform: 'node',
   // It reads its .wasm from its own folder at run time, so it stays in node_modules. OpenTelemetry
-  // loads only when telemetry is on (telemetry/start.ts): it stays out of the bundle every start parses.
-  external: ['node-sqlite3-wasm', '@mcp-workshop/telemetry/sdk', /^@opentelemetry\//],
+  // loads only when telemetry is on (the host's telemetry entry, the store's statement spans): it
+  // stays out of the bundle every start parses, and resolves from the packages that depend on it.
+  external: [
+    'node-sqlite3-wasm',
+    '@mcp-workshop/mcp-host/telemetry',
+    TRACED_STORE_ENTRY,
+    '@mcp-workshop/telemetry/sdk',
+    /^@opentelemetry\//,
+  ],
   // Imports are written for NodeNext (`./deps.js`); the sources are `.ts`.
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-  plugins: [removePreviousOutput(), keepTscModuleUrls()],
+  plugins: [removePreviousOutput(), keepTscModuleUrls(), tracedStoreAsPackage()],
   output: {
     dir: DIST,
     format: 'esm',
@@ -69,6 +81,22 @@ function keepTscModuleUrls() {
         `new URL(${JSON.stringify(`./${emitted}`)}, import.meta.url).href`,
       );
       return { code: rewritten };
+    },
+  };
+}
+
+/**
+ * The task store loads its statement spans with `import('./traced-store.js')` when telemetry is on.
+ * In the bundle that import becomes the package's own entry for it, so it runs from the task store's
+ * folder, where `@opentelemetry/api` resolves, and never from `dist/` here, where it does not.
+ */
+function tracedStoreAsPackage() {
+  return {
+    name: 'traced-store-as-package',
+    resolveId(source, importer) {
+      if (source !== './traced-store.js' || !importer) return null;
+      const real = fs.realpathSync(importer).split(path.sep).join('/');
+      return real.includes('/task-store/dist/') ? { id: TRACED_STORE_ENTRY, external: true } : null;
     },
   };
 }

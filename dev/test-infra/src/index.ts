@@ -7,6 +7,20 @@ export type { StopChildOptions } from './free-port.js';
 export { freePort, stopChild } from './free-port.js';
 export type { HaproxyBackend, RunningHaproxy, StartHaproxyOptions } from './haproxy.js';
 export { HAPROXY_CONFIG_PATH, loopbackConfig, startHaproxy } from './haproxy.js';
+export type { Era, JsonRpcMessage } from './mcp-http.js';
+export {
+  ERAS,
+  EraClient,
+  MCP_HEADERS,
+  MODERN_META,
+  mcpNameHeader,
+  openRawSession,
+  postInitialize,
+  postModern,
+  postOnSession,
+  readMessages,
+  resultIn,
+} from './mcp-http.js';
 export type {
   AttributeValue,
   Encoding,
@@ -30,3 +44,5 @@ export type { SseStream } from './sse.js';
 export { openSseStream, parseMcpBody } from './sse.js';
 export type { Availability } from './system-binaries.js';
 export { findHaproxy, findPostgresBin, skippedSystemTests, systemPrograms } from './system-binaries.js';
+export type { TestIssuer } from './test-issuer.js';
+export { startTestIssuer } from './test-issuer.js';

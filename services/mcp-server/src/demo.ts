@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createLogger } from '@mcp-workshop/mcp-host/logger';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startLocalServer } from './local-server.js';
-import { createLogger } from './logger.js';
 
 const CALLS = [
   { why: 'an object result', name: 'get_weather', arguments: { location: 'Oslo', days: 2 } },

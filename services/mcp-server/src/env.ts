@@ -7,9 +7,9 @@
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { commaList, parseEnv } from '@mcp-workshop/shared';
+import { POSTGRES_PROTOCOL, redactDatabaseUrl } from '@mcp-workshop/task-store';
 import { TELEMETRY_ENV } from '@mcp-workshop/telemetry';
 import { z } from 'zod';
-import { POSTGRES_PROTOCOL, redactDatabaseUrl } from './tasks/database-url.js';
 import { DEFAULT_FORECAST_URL, DEFAULT_GEOCODING_URL } from './weather/open-meteo.js';
 
 /** Where the task database lives unless DATA_DIR says otherwise: next to this package, not the caller's cwd. */

@@ -8,12 +8,12 @@
  *   node dist/index.js --stdio    MCP on stdin/stdout; logs go to stderr
  */
 import { parseArgs } from 'node:util';
+import { createLogger, type Logger } from '@mcp-workshop/mcp-host/logger';
+import { redactDatabaseUrl } from '@mcp-workshop/task-store';
 import { telemetryEnabled } from '@mcp-workshop/telemetry';
 import { createDeps, type ServerDeps } from './deps.js';
 import { EnvError, loadEnv, type ServerEnv } from './env.js';
-import { createLogger, type Logger } from './logger.js';
-import { createMcpServer } from './server.js';
-import { redactDatabaseUrl } from './tasks/database-url.js';
+import { cataloguePolicy, hostedCatalogue } from './hosted.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 const USAGE = `Usage: ${SERVER_NAME} [--stdio] [--help]
@@ -46,25 +46,23 @@ async function main(): Promise<void> {
   }
 
   const env = loadEnv();
+  const info = { name: SERVER_NAME, version: SERVER_VERSION };
   // Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; off, OpenTelemetry is never even loaded.
   const telemetry = telemetryEnabled(env)
-    ? (await import('./telemetry/start.js')).startServerTelemetry(env)
+    ? (await import('@mcp-workshop/mcp-host/telemetry')).startHostTelemetry(env, info)
     : undefined;
-  const logger = createLogger(env.LOG_LEVEL, telemetry?.logFields);
+  const logger = createLogger(env.LOG_LEVEL, { ...(telemetry && { fields: telemetry.logFields }) });
   const deps = createDeps(env, logger, telemetry);
-  const buildServer = () =>
-    createMcpServer(deps, {
-      pageSize: env.MCP_PAGE_SIZE,
-      conformance: env.MCP_CONFORMANCE,
-      ...(telemetry && { telemetry }),
-    });
+  const catalogue = hostedCatalogue(deps, {
+    pageSize: env.MCP_PAGE_SIZE,
+    conformance: env.MCP_CONFORMANCE,
+    ...(telemetry && { telemetry }),
+  });
 
   // Each mode imports only its own transport: stdio never loads express, HTTP never the stdio reader.
   if (values.stdio) {
-    const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
-    const handle = serveStdio(buildServer, {
-      onerror: (error) => logger.warn({ err: error }, 'stdio error'),
-    });
+    const { startStdioHost } = await import('@mcp-workshop/mcp-host/stdio');
+    const handle = startStdioHost(catalogue.buildServer, logger);
     logger.info({ version: SERVER_VERSION, ...taskLocation(env) }, 'serving MCP over stdio');
     const cancelOpen = openTasksSoon(deps);
     const stop = async () => {
@@ -81,11 +79,13 @@ async function main(): Promise<void> {
     return;
   }
 
-  const { createApp } = await import('./http/app.js');
+  const { startHttpHost } = await import('@mcp-workshop/mcp-host');
   const auth = await discoverAuth(env, logger);
-  const workshop = createApp({
-    buildServer,
+  const hosting = startHttpHost({
+    ...catalogue,
     logger,
+    port: env.PORT,
+    hostname: env.HOST,
     stateless: env.MCP_STATELESS,
     sessionTtlSeconds: env.MCP_SESSION_TTL_SECONDS,
     maxSessions: env.MCP_MAX_SESSIONS,
@@ -94,33 +94,19 @@ async function main(): Promise<void> {
     maxStreamsPerClient: env.MCP_MAX_STREAMS_PER_CLIENT,
     allowedHosts: env.MCP_ALLOWED_HOSTS,
     allowedOrigins: env.MCP_ALLOWED_ORIGINS,
-    taskEvents: deps.taskEvents,
-    checkReady: deps.checkReady,
     ...(env.MCP_TRUST_PROXY && { trustProxy: env.MCP_TRUST_PROXY }),
-    auth,
+    ...(auth && { auth }),
     rateLimits: {
       callsPerMinute: env.MCP_RATE_LIMIT_PER_MINUTE,
       handshakesPerMinute: env.MCP_HANDSHAKE_RATE_LIMIT_PER_MINUTE,
       authFailuresPerMinute: env.MCP_AUTH_FAILURE_LIMIT_PER_MINUTE,
     },
   });
-  const httpServer = workshop.app.listen(env.PORT, env.HOST);
-  let cancelOpen = () => {};
-  httpServer.once('listening', () => {
-    const address = httpServer.address();
-    const port = typeof address === 'object' && address ? address.port : env.PORT;
-    logger.info(
-      {
-        url: `http://${env.HOST}:${port}/mcp`,
-        mode: env.MCP_STATELESS ? 'stateless' : 'stateful',
-        ...taskLocation(env),
-      },
-      'MCP server listening',
-    );
-    cancelOpen = openTasksSoon(deps);
-  });
-  httpServer.once('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') {
+  let host: Awaited<typeof hosting>;
+  try {
+    host = await hosting;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       logger.fatal(
         `Port ${env.PORT} on ${env.HOST} is already in use. Stop the other process or set PORT=<free port>.`,
       );
@@ -128,14 +114,21 @@ async function main(): Promise<void> {
       logger.fatal({ err: error }, 'could not start the HTTP server');
     }
     process.exit(1);
-  });
+  }
+  logger.info(
+    {
+      url: `http://${env.HOST}:${host.port}/mcp`,
+      mode: env.MCP_STATELESS ? 'stateless' : 'stateful',
+      ...taskLocation(env),
+    },
+    'MCP server listening',
+  );
+  const cancelOpen = openTasksSoon(deps);
 
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     cancelOpen();
-    httpServer.close();
-    httpServer.closeAllConnections();
-    await workshop.close();
+    await host.close();
     await deps.tasks.close();
     // The last spans and metrics are sent before the process goes.
     await telemetry?.shutdown();
@@ -148,10 +141,10 @@ async function main(): Promise<void> {
 /** With MCP_AUTH_ISSUER set, finds the issuer's metadata before serving; an issuer that can't be found stops start-up. */
 async function discoverAuth(env: ServerEnv, logger: Logger) {
   if (!env.MCP_AUTH_ISSUER || !env.MCP_RESOURCE_URL) return undefined;
-  const { discoverIssuer } = await import('./auth/issuer.js');
+  const { discoverIssuer } = await import('@mcp-workshop/mcp-host');
   const issuer = await discoverIssuer(env.MCP_AUTH_ISSUER);
   logger.info({ issuer: issuer.issuer, resource: env.MCP_RESOURCE_URL }, 'OAuth sign-in is on');
-  return { issuer, resource: env.MCP_RESOURCE_URL };
+  return { issuer, resource: env.MCP_RESOURCE_URL, policy: cataloguePolicy() };
 }
 
 /** Where tasks live, for the start-up log line: never the database password. */

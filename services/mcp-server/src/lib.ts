@@ -1,25 +1,24 @@
 /**
  * @module lib
- * What other packages (the agent, exercises, tests) may import from the server: the factories,
- * never the entry file.
+ * What other packages (the agent, exercises, tests) may import from the catalogue: its factories
+ * and its tool contract, never the entry file. The hosting comes from `@mcp-workshop/mcp-host`.
  */
-export { callerHasScopes, ownerOf, SHARED_OWNER } from './auth/caller.js';
-export type { IssuerMetadata } from './auth/issuer.js';
-export { discoverIssuer } from './auth/issuer.js';
-export type { ScopePolicy } from './auth/scopes.js';
-export { SCOPES_SUPPORTED, scopePolicy, TASKS_READ, TASKS_WRITE } from './auth/scopes.js';
 export { createDeps } from './deps.js';
 export type { ServerEnv } from './env.js';
 export { DEFAULT_DATA_DIR, loadEnv } from './env.js';
-export type { AppAuthOptions, AppOptions, WorkshopApp } from './http/app.js';
-export { createApp, MAX_BODY_BYTES } from './http/app.js';
-export type { InProcessConnection } from './in-process.js';
-export { connectInProcess } from './in-process.js';
 export type { LocalServer, LocalServerOptions } from './local-server.js';
 export { startLocalServer } from './local-server.js';
-export { createLogger, createSilentLogger } from './logger.js';
+export { publishTaskChanges } from './resources/publish.js';
+export {
+  REQUIRED_SCOPES_META_KEY,
+  SCOPES_SUPPORTED,
+  scopePolicy,
+  TASKS_READ,
+  TASKS_WRITE,
+} from './scopes.js';
 export { createMcpServer } from './server.js';
 export type { ToolContext, ToolSpec, WorkshopTool } from './tools/define-tool.js';
 export { defineTool } from './tools/define-tool.js';
 export type { ToolDeps } from './tools/deps.js';
 export { tools } from './tools/index.js';
+export { SERVER_NAME, SERVER_VERSION } from './version.js';

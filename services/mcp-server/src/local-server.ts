@@ -1,18 +1,21 @@
 /**
  * @module local-server
- * Starts a complete workshop server on 127.0.0.1 with the offline weather and a task database
+ * Starts the complete workshop server on 127.0.0.1 with the offline weather and a task database
  * in `dataDir`, on a port the OS picks unless one is given. The demo, the benchmark, the agent's
  * demo and the HTTP tests all use it; `index.ts` does the same from the environment.
  */
-import type { AddressInfo } from 'node:net';
+import { type AppAuthOptions, type AppOptions, type HostApp, startHttpHost } from '@mcp-workshop/mcp-host';
+import { createSilentLogger, type Logger } from '@mcp-workshop/mcp-host/logger';
 import { buildDeps } from './deps.js';
-import { type AppOptions, createApp, type WorkshopApp } from './http/app.js';
-import { createSilentLogger, type Logger } from './logger.js';
-import { createMcpServer, type McpServerOptions } from './server.js';
+import { cataloguePolicy, hostedCatalogue } from './hosted.js';
+import type { McpServerOptions } from './server.js';
 import type { ToolDeps } from './tools/deps.js';
 
-export interface LocalServerOptions extends Partial<Omit<AppOptions, 'buildServer' | 'logger'>> {
+export interface LocalServerOptions
+  extends Partial<Omit<AppOptions, 'buildServer' | 'logger' | 'info' | 'publishEvents' | 'auth'>> {
   dataDir: string;
+  /** Sign-in; the policy defaults to this catalogue's own tools, prompts and `tasks://` resources. */
+  auth?: Omit<AppAuthOptions, 'policy'> & Partial<Pick<AppAuthOptions, 'policy'>>;
   /** 0 (the default) lets the OS pick a free port. */
   port?: number;
   logger?: Logger;
@@ -27,7 +30,7 @@ export interface LocalServer {
   baseUrl: string;
   /** e.g. http://127.0.0.1:41234/mcp */
   mcpUrl: string;
-  workshop: WorkshopApp;
+  workshop: HostApp;
   deps: ToolDeps;
   /** Closes connections, sessions and the database. */
   close(): Promise<void>;
@@ -40,38 +43,35 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     logger = createSilentLogger(),
     now = () => new Date(),
     server: serverOptions,
+    auth,
     ...appOptions
   } = options;
   // The same builder as `index.ts`: offline weather (no Open-Meteo settings) and SQLite in dataDir.
   const deps = buildDeps({ dataDir, logger, now });
   // Opened now, not on the first task call: a bad dataDir fails the start, and the first call is not slow.
   await deps.openTasks();
-  const { taskEvents } = deps;
-  const workshop = createApp({
-    buildServer: () => createMcpServer(deps, serverOptions),
+  const { buildServer, info, publishEvents, checkReady } = hostedCatalogue(deps, serverOptions);
+  const host = await startHttpHost({
+    buildServer,
+    info,
     logger,
+    port,
     stateless: false,
     sessionTtlSeconds: 1800,
     maxSessions: 100,
+    checkReady,
     ...appOptions,
+    ...(auth && { auth: { policy: cataloguePolicy(), ...auth } }),
     // After the spread: notifications must come from the same emitter the task store announces on.
-    taskEvents,
+    publishEvents,
   });
-  const server = workshop.app.listen(port, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    baseUrl,
-    mcpUrl: `${baseUrl}/mcp`,
-    workshop,
+    baseUrl: host.baseUrl,
+    mcpUrl: host.mcpUrl,
+    workshop: host.app,
     deps,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await workshop.close();
+      await host.close();
       await deps.tasks.close();
     },
   };

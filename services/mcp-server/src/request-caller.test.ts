@@ -2,9 +2,10 @@
  * `request-caller.ts`: completions learn who asks, and fail closed where nobody installed that.
  * The per-owner answers themselves are tested with the resources and prompts that use it.
  */
+
+import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { connectInProcess } from './in-process.js';
 import { completionCaller, installCompletionCaller, wrapInstalledHandler } from './request-caller.js';
 
 /** A server whose one template completes with whatever `completionCaller()` says. */

@@ -1,5 +1,5 @@
+import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectInProcess } from './in-process.js';
 import { createMcpServer } from './server.js';
 import { testDeps } from './test-support/in-memory.js';
 import { tools } from './tools/index.js';

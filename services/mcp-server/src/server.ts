@@ -6,13 +6,14 @@
  * the instance they get. Task data is read per caller: handlers take the owner and scopes from
  * the request's own auth info, and completions from `request-caller.ts`.
  */
+
+import type { HostTelemetry } from '@mcp-workshop/mcp-host/telemetry';
 import { McpServer } from '@modelcontextprotocol/server';
 import { registerConformanceFixtures } from './conformance/index.js';
 import { DEFAULT_PAGE_SIZE, paginateList } from './pagination.js';
 import { registerPrompts } from './prompts/index.js';
 import { installCompletionCaller } from './request-caller.js';
 import { registerResources } from './resources/index.js';
-import type { ServerTelemetry } from './telemetry/types.js';
 import type { ToolDeps } from './tools/deps.js';
 import { tools } from './tools/index.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
@@ -30,8 +31,8 @@ export interface McpServerOptions {
   pageSize?: number;
   /** Adds the fixtures the official conformance suite calls (MCP_CONFORMANCE=1); never on by default. */
   conformance?: boolean;
-  /** With telemetry on: a span for every request this instance serves (telemetry/start.ts). */
-  telemetry?: ServerTelemetry;
+  /** With telemetry on: a span for every request this instance serves (`@mcp-workshop/mcp-host/telemetry`). */
+  telemetry?: HostTelemetry;
 }
 
 export function createMcpServer(deps: ToolDeps, options: McpServerOptions = {}): McpServer {

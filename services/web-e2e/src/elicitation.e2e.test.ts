@@ -20,7 +20,8 @@ import {
   startRuntime,
 } from '@mcp-workshop/agent';
 import { startDemoModel } from '@mcp-workshop/demo-model';
-import { type LocalServer, SHARED_OWNER, startLocalServer } from '@mcp-workshop/mcp-server';
+import { type LocalServer, startLocalServer } from '@mcp-workshop/mcp-server';
+import { SHARED_OWNER } from '@mcp-workshop/task-store';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WAIT, waitIdle } from './page-actions.js';

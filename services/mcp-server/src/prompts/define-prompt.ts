@@ -6,6 +6,8 @@
  * A prompt that embeds tasks also checks its scopes on the request's own token
  * (`promptCaller`), so a route that forgets the HTTP-level check still cannot leak them.
  */
+
+import { missingScopes, ownerOf } from '@mcp-workshop/mcp-host/caller';
 import { ToolError } from '@mcp-workshop/shared';
 import {
   type GetPromptResult,
@@ -15,8 +17,6 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { ownerOf } from '../auth/caller.js';
-import { missingScopes } from '../auth/scopes.js';
 import type { ToolDeps } from '../tools/deps.js';
 
 /** A prompt ready to be added to a server; `index.ts` keeps the one list of them. */

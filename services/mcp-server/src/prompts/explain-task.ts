@@ -6,11 +6,11 @@
  * request's own token too). Test: `explain-task.test.ts`.
  */
 
+import type { Task } from '@mcp-workshop/task-store';
 import { completable, type GetPromptResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { TASKS_READ } from '../auth/scopes.js';
 import { taskCompletionOwner } from '../resources/tasks.js';
-import type { Task } from '../tasks/store.js';
+import { TASKS_READ } from '../scopes.js';
 import { cacheJsonSchema } from '../tools/cached-schema.js';
 import type { ToolDeps } from '../tools/deps.js';
 import {

@@ -1,6 +1,6 @@
+import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
 import { ContentBlockSchema } from '@mcp-workshop/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connectInProcess } from '../in-process.js';
 import { createMcpServer } from '../server.js';
 import { SDK_PATCH_NOT_APPLIED } from '../test-support/sdk-patch.js';
 import { prompts } from './index.js';

@@ -1,5 +1,5 @@
+import type { Task } from '@mcp-workshop/task-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Task } from '../tasks/store.js';
 import { type Connected, connectInMemory } from '../test-support/in-memory.js';
 import { MAX_REVIEW_TASKS } from './review-tasks.js';
 import { createPromptFixture, type PromptFixture } from './test-support/fixture.js';

@@ -5,10 +5,10 @@
  * the request's own token too. Test: `review-tasks.test.ts`.
  */
 
+import type { Task, TaskStatusFilter } from '@mcp-workshop/task-store';
 import { completable, type GetPromptResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { TASKS_READ } from '../auth/scopes.js';
-import type { Task, TaskStatusFilter } from '../tasks/store.js';
+import { TASKS_READ } from '../scopes.js';
 import { cacheJsonSchema } from '../tools/cached-schema.js';
 import type { ToolDeps } from '../tools/deps.js';
 import { promptCaller, promptText, runPrompt, type WorkshopPrompt } from './define-prompt.js';

@@ -6,7 +6,7 @@
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TASKS_READ, TASKS_WRITE } from '../auth/scopes.js';
+import { TASKS_READ, TASKS_WRITE } from '../scopes.js';
 import { type Connected, connectInMemory, tokenFor } from '../test-support/in-memory.js';
 import { createPromptFixture, type PromptFixture } from './test-support/fixture.js';
 

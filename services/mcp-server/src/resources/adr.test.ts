@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
+import { openTaskStore } from '@mcp-workshop/task-store';
 import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connectInProcess } from '../in-process.js';
-import { createSilentLogger } from '../logger.js';
-import { openTaskStore } from '../tasks/sqlite-store.js';
 import { testDeps } from '../test-support/in-memory.js';
 import { DEFAULT_ADR_DIR, listAdrSlugs, MAX_ADR_BYTES, parseSlug, resolveAdrDir } from './adr.js';
 import { registerResources } from './index.js';

@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
+import type { TaskStore } from '@mcp-workshop/task-store';
+import { announceTaskChanges, createTaskEvents, openTaskStore } from '@mcp-workshop/task-store';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connectInProcess } from '../in-process.js';
-import { createSilentLogger } from '../logger.js';
 import { createMcpServer } from '../server.js';
-import { announceTaskChanges, createTaskEvents } from '../tasks/events.js';
-import { openTaskStore } from '../tasks/sqlite-store.js';
-import type { TaskStore } from '../tasks/store.js';
 import { testDeps } from '../test-support/in-memory.js';
 
 describe('registerResources', () => {

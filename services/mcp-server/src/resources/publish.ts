@@ -2,18 +2,19 @@
  * @module resources/publish
  * Feeds task writes to 2026-07-28 clients. Those clients hear about changes only on a
  * `subscriptions/listen` stream, which `createMcpHandler` owns; its server instances live for
- * one request and cannot hold listeners, so the HTTP endpoint calls this once with the handler's
- * event bus. Each event goes only to its owner's streams (`owner-bus.ts`); a list change for every
- * owner (events were lost) goes to all. (2025-era sessions are fed per instance by `subscriptions.ts`.)
- * Test: `owner-bus.test.ts`, `subscriptions.http.test.ts`.
+ * one request and cannot hold listeners, so the host calls this once (`publishEvents`) with the
+ * handler's event bus. Each event goes only to its owner's streams; a list change for every owner
+ * (events were lost) goes to all. (2025-era sessions are fed per instance by `subscriptions.ts`.)
+ * Test: `publish.test.ts`, and over HTTP `test/http/subscriptions.http.test.ts`.
  */
-import { EVERY_OWNER, type TaskEvents } from '../tasks/events.js';
-import type { Task } from '../tasks/store.js';
-import type { OwnerScopedEventBus } from './owner-bus.js';
+
+import type { OwnerEventBus } from '@mcp-workshop/mcp-host';
+import type { Task } from '@mcp-workshop/task-store';
+import { EVERY_OWNER, type TaskEvents } from '@mcp-workshop/task-store';
 import { ALL_TASKS_URI, taskUri } from './tasks.js';
 
 /** Publishes every task write on `bus`, to its owner's streams only; returns the function that stops it. */
-export function publishTaskChanges(events: TaskEvents, bus: OwnerScopedEventBus): () => void {
+export function publishTaskChanges(events: TaskEvents, bus: OwnerEventBus): () => void {
   // The handler filters by each stream's own filter, so publishing to nobody is a no-op.
   const onUpdated = (task: Task, owner: string) => {
     bus.publishTo(owner, { kind: 'resource_updated', uri: taskUri(task.id) });

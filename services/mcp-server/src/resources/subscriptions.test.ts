@@ -1,15 +1,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
+import type { TaskStore } from '@mcp-workshop/task-store';
+import {
+  announceTaskChanges,
+  createTaskEvents,
+  EVERY_OWNER,
+  openTaskStore,
+  type TaskEvents,
+} from '@mcp-workshop/task-store';
 import { type AuthInfo, InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TASKS_READ, TASKS_WRITE } from '../auth/scopes.js';
-import { connectInProcess } from '../in-process.js';
-import { createSilentLogger } from '../logger.js';
+import { TASKS_READ, TASKS_WRITE } from '../scopes.js';
 import { createMcpServer } from '../server.js';
-import { announceTaskChanges, createTaskEvents, EVERY_OWNER, type TaskEvents } from '../tasks/events.js';
-import { openTaskStore } from '../tasks/sqlite-store.js';
-import type { TaskStore } from '../tasks/store.js';
 import { type Connected, connectInMemory, testDeps, tokenFor } from '../test-support/in-memory.js';
 import { MAX_SUBSCRIPTIONS } from './subscriptions.js';
 

@@ -16,16 +16,17 @@
  * the caller's; anything else is "no such resource", so subscribing cannot probe other users' ids.
  * Test: `subscriptions.test.ts`, `subscriptions.http.test.ts`.
  */
+
+import { ownerOf } from '@mcp-workshop/mcp-host/caller';
+import type { Task } from '@mcp-workshop/task-store';
+import { EVERY_OWNER } from '@mcp-workshop/task-store';
 import {
   type McpServer,
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
 } from '@modelcontextprotocol/server';
-import { ownerOf } from '../auth/caller.js';
 import { wrapInstalledHandler } from '../request-caller.js';
-import { EVERY_OWNER } from '../tasks/events.js';
-import type { Task } from '../tasks/store.js';
 import type { ToolDeps } from '../tools/deps.js';
 import { parseSlug } from './adr.js';
 import { CITIES_URI } from './cities.js';

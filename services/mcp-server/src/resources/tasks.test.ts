@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
+import type { TaskStore } from '@mcp-workshop/task-store';
+import { announceTaskChanges, createTaskEvents, openTaskStore } from '@mcp-workshop/task-store';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TASKS_READ, TASKS_WRITE } from '../auth/scopes.js';
-import { createSilentLogger } from '../logger.js';
-import { announceTaskChanges, createTaskEvents } from '../tasks/events.js';
-import { openTaskStore } from '../tasks/sqlite-store.js';
-import type { TaskStore } from '../tasks/store.js';
+import { TASKS_READ, TASKS_WRITE } from '../scopes.js';
 import { type Connected, connectInMemory, testDeps, tokenFor } from '../test-support/in-memory.js';
 import { MAX_TASK_ID, parseTaskId } from './tasks.js';
 

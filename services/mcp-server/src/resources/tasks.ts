@@ -9,6 +9,9 @@
  * JSON-RPC error naming the scope, `resources/list` (which itself needs no scope) and completions
  * simply show no tasks. Test: `tasks.test.ts`.
  */
+
+import { callerHasScopes, ownerOf } from '@mcp-workshop/mcp-host/caller';
+import type { Task } from '@mcp-workshop/task-store';
 import {
   type AuthInfo,
   type CacheHint,
@@ -19,10 +22,8 @@ import {
   ResourceTemplate,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { callerHasScopes, ownerOf } from '../auth/caller.js';
-import { TASKS_READ } from '../auth/scopes.js';
 import { completionCaller } from '../request-caller.js';
-import type { Task } from '../tasks/store.js';
+import { TASKS_READ } from '../scopes.js';
 import type { ToolDeps } from '../tools/deps.js';
 import { JSON_MIME, jsonContents } from './contents.js';
 

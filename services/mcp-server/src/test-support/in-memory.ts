@@ -5,12 +5,13 @@
  * `authInfo`, every message arrives as if over HTTP with that verified token (`ctx.http.authInfo`),
  * so tests can play two signed-in users against one store.
  */
+
+import { connectInProcess, type InProcessConnection } from '@mcp-workshop/mcp-host/in-process';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
+import { createTaskEvents } from '@mcp-workshop/task-store';
 import { Client, type ClientOptions } from '@modelcontextprotocol/client';
 import type { AuthInfo, McpServer } from '@modelcontextprotocol/server';
-import { connectInProcess, type InProcessConnection } from '../in-process.js';
-import { createSilentLogger } from '../logger.js';
 import { createMcpServer, type McpServerOptions } from '../server.js';
-import { createTaskEvents } from '../tasks/events.js';
 import type { ToolDeps } from '../tools/deps.js';
 
 export type Connected = InProcessConnection;

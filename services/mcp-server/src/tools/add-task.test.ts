@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
 import { validateToolResult } from '@mcp-workshop/shared';
+import type { TaskStore } from '@mcp-workshop/task-store';
+import { lockPathFor, MAX_TASKS, openTaskStore, TASKS_DB_FILE } from '@mcp-workshop/task-store';
 import sqlite from 'node-sqlite3-wasm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSilentLogger } from '../logger.js';
-import { lockPathFor } from '../tasks/sqlite-lock.js';
-import { MAX_TASKS, openTaskStore, TASKS_DB_FILE } from '../tasks/sqlite-store.js';
-import type { TaskStore } from '../tasks/store.js';
 import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
 
 describe('add_task', () => {

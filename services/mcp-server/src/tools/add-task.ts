@@ -4,9 +4,9 @@
  * bound of their own). Test: `add-task.test.ts`, across users `task-owners.test.ts`.
  */
 import { fail, ok } from '@mcp-workshop/shared';
+import { MAX_TITLE_LENGTH } from '@mcp-workshop/task-store';
 import { z } from 'zod';
-import { TASKS_WRITE } from '../auth/scopes.js';
-import { MAX_TITLE_LENGTH } from '../tasks/store.js';
+import { TASKS_WRITE } from '../scopes.js';
 import { defineTool } from './define-tool.js';
 import { taskSchema } from './task-schema.js';
 

@@ -1,7 +1,7 @@
+import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
 import { completable, McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { connectInProcess } from '../in-process.js';
 import { connectRaw, type RawRpc } from '../test-support/raw-rpc.js';
 import { cacheJsonSchema, lazyJsonSchema } from './cached-schema.js';
 

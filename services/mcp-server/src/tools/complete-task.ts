@@ -6,7 +6,7 @@
  */
 import { fail, ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
-import { TASKS_WRITE } from '../auth/scopes.js';
+import { TASKS_WRITE } from '../scopes.js';
 import { defineTool } from './define-tool.js';
 import { noSuchTask, taskIdField, taskSchema } from './task-schema.js';
 

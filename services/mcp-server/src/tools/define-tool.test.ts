@@ -2,12 +2,13 @@
  * `defineTool`'s schemas: what `tools/list` shows, that it is computed once per process, and that
  * every check still runs on every call. Partner: `define-tool.ts` (logging: `logging.test.ts`).
  */
+
+import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
 import { ok } from '@mcp-workshop/shared';
 import { fromJsonSchema, type JsonSchemaType, McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { REQUIRED_SCOPES_META_KEY } from '../auth/scopes.js';
-import { connectInProcess } from '../in-process.js';
+import { REQUIRED_SCOPES_META_KEY } from '../scopes.js';
 import { createMcpServer } from '../server.js';
 import { connectAs, testDeps, tokenFor } from '../test-support/in-memory.js';
 import { connectRaw, type RawRpc } from '../test-support/raw-rpc.js';

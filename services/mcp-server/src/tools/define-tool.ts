@@ -7,6 +7,8 @@
  * request's own token: the HTTP layer checks them first, and this second check means a route that
  * forgets to cannot run a tool the token was not granted.
  */
+
+import { missingScopes, ownerOf } from '@mcp-workshop/mcp-host/caller';
 import { type CallToolResult, fail, failFromError, type StructuredToolResult } from '@mcp-workshop/shared';
 import {
   type AuthInfo,
@@ -23,8 +25,7 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { ownerOf } from '../auth/caller.js';
-import { missingScopes, REQUIRED_SCOPES_META_KEY } from '../auth/scopes.js';
+import { REQUIRED_SCOPES_META_KEY } from '../scopes.js';
 import { cacheJsonSchema, lazyJsonSchema } from './cached-schema.js';
 import type { ToolDeps } from './deps.js';
 import { portableJsonSchema } from './portable-schema.js';

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
 import { validateToolResult } from '@mcp-workshop/shared';
+import type { TaskStore } from '@mcp-workshop/task-store';
+import { openTaskStore } from '@mcp-workshop/task-store';
+import { type JsonRpcMessage, MCP_HEADERS, readMessages } from '@mcp-workshop/test-infra';
 import {
   Client,
   type ClientCapabilities,
@@ -10,18 +15,8 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connectInProcess } from '../in-process.js';
-import { createSilentLogger } from '../logger.js';
+import { startTestServer, type TestServer } from '../../test/support/http.js';
 import { createMcpServer } from '../server.js';
-import { openTaskStore } from '../tasks/sqlite-store.js';
-import type { TaskStore } from '../tasks/store.js';
-import {
-  type JsonRpcMessage,
-  MCP_HEADERS,
-  readMessages,
-  startTestServer,
-  type TestServer,
-} from '../test-support/http.js';
 import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
 import { DECLINED_MESSAGE } from './delete-task.js';
 

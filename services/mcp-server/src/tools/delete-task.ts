@@ -5,6 +5,7 @@
  * Test: `delete-task.test.ts`, across users `task-owners.test.ts`.
  */
 import { fail, ok } from '@mcp-workshop/shared';
+import type { Task } from '@mcp-workshop/task-store';
 import {
   acceptedContent,
   type ClientCapabilities,
@@ -14,8 +15,7 @@ import {
   inputResponse,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { TASKS_WRITE } from '../auth/scopes.js';
-import type { Task } from '../tasks/store.js';
+import { TASKS_WRITE } from '../scopes.js';
 import { defineTool, type ToolContext } from './define-tool.js';
 import { noSuchTask, taskIdField, taskSchema } from './task-schema.js';
 

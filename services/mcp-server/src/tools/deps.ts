@@ -3,9 +3,8 @@
  * Everything a tool may touch outside its own arguments. Tools get these passed in instead of
  * importing singletons, so a test can hand them a temporary database or a fake clock.
  */
-import type { Logger } from '../logger.js';
-import type { TaskEvents } from '../tasks/events.js';
-import type { TaskStore } from '../tasks/store.js';
+import type { Logger } from '@mcp-workshop/mcp-host/logger';
+import type { TaskEvents, TaskStore } from '@mcp-workshop/task-store';
 import type { WeatherProvider } from '../weather/provider.js';
 
 export interface ToolDeps {

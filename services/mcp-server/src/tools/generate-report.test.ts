@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createSilentLogger, type Logger } from '@mcp-workshop/mcp-host/logger';
 import { validateToolResult } from '@mcp-workshop/shared';
+import type { TaskStore } from '@mcp-workshop/task-store';
+import { openTaskStore } from '@mcp-workshop/task-store';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSilentLogger, type Logger } from '../logger.js';
-import { openTaskStore } from '../tasks/sqlite-store.js';
-import type { TaskStore } from '../tasks/store.js';
-import { startTestServer, type TestServer } from '../test-support/http.js';
+import { startTestServer, type TestServer } from '../../test/support/http.js';
 import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
 
 /** A full run of the cancellation tests takes 20 × 300 ms = 6 s; stopping well inside 1.5 s proves the abort. */

@@ -6,11 +6,11 @@
  * tasks only: counts per day are still the user's data. Test: `generate-report.test.ts`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { callerHasScopes } from '@mcp-workshop/mcp-host/caller';
 import { fail, ok } from '@mcp-workshop/shared';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { callerHasScopes } from '../auth/caller.js';
-import { TASKS_READ } from '../auth/scopes.js';
+import { TASKS_READ } from '../scopes.js';
 import { CITIES } from '../weather/cities.js';
 import { dayWeather, localDateAndHour } from '../weather/offline.js';
 import { defineTool, missingScopesMessage } from './define-tool.js';

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
 import { validateToolResult } from '@mcp-workshop/shared';
+import type { TaskStore } from '@mcp-workshop/task-store';
+import { openTaskStore } from '@mcp-workshop/task-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSilentLogger } from '../logger.js';
-import { openTaskStore } from '../tasks/sqlite-store.js';
-import type { TaskStore } from '../tasks/store.js';
 import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
 
 describe('list_tasks', () => {

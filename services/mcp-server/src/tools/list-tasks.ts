@@ -6,7 +6,7 @@
  */
 import { okList } from '@mcp-workshop/shared';
 import { z } from 'zod';
-import { TASKS_READ } from '../auth/scopes.js';
+import { TASKS_READ } from '../scopes.js';
 import { defineTool } from './define-tool.js';
 import { taskSchema } from './task-schema.js';
 

@@ -6,7 +6,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
 import { ToolError } from '@mcp-workshop/shared';
+import type { TaskStore } from '@mcp-workshop/task-store';
+import { openTaskStore } from '@mcp-workshop/task-store';
 import {
   Client,
   type LoggingMessageNotificationParams,
@@ -15,11 +19,7 @@ import {
 import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { connectInProcess } from '../in-process.js';
-import { createSilentLogger } from '../logger.js';
-import { openTaskStore } from '../tasks/sqlite-store.js';
-import type { TaskStore } from '../tasks/store.js';
-import { startTestServer, type TestServer } from '../test-support/http.js';
+import { startTestServer, type TestServer } from '../../test/support/http.js';
 import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
 import { createOfflineWeather } from '../weather/offline.js';
 import { defineTool } from './define-tool.js';

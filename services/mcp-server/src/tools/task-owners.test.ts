@@ -8,14 +8,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SHARED_OWNER } from '@mcp-workshop/mcp-host/caller';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
 import type { CallToolResult } from '@mcp-workshop/shared';
+import type { TaskStore } from '@mcp-workshop/task-store';
+import { openTaskStore } from '@mcp-workshop/task-store';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SHARED_OWNER } from '../auth/caller.js';
-import { TASKS_READ, TASKS_WRITE } from '../auth/scopes.js';
-import { createSilentLogger } from '../logger.js';
-import { openTaskStore } from '../tasks/sqlite-store.js';
-import type { TaskStore } from '../tasks/store.js';
+import { TASKS_READ, TASKS_WRITE } from '../scopes.js';
 import { type Connected, connectInMemory, testDeps, tokenFor } from '../test-support/in-memory.js';
 import { noSuchTask } from './task-schema.js';
 

@@ -3,8 +3,9 @@
  * The schemas and messages the four task tools (`add-task.ts`, `list-tasks.ts`,
  * `complete-task.ts`, `delete-task.ts`) share, so a task looks the same in every result.
  */
+
+import type { Task } from '@mcp-workshop/task-store';
 import { z } from 'zod';
-import type { Task } from '../tasks/store.js';
 
 /** One task as the tools return it; `satisfies` keeps it in step with the store's `Task`. */
 export const taskSchema = z.object({

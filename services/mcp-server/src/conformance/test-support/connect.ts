@@ -7,9 +7,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSilentLogger } from '../../logger.js';
-import { announceTaskChanges, createTaskEvents } from '../../tasks/events.js';
-import { openTaskStore } from '../../tasks/sqlite-store.js';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
+import { announceTaskChanges, createTaskEvents, openTaskStore } from '@mcp-workshop/task-store';
 import {
   type Connected,
   type ConnectOptions,

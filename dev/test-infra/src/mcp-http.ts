@@ -1,0 +1,181 @@
+/**
+ * @module mcp-http
+ * Raw Streamable HTTP for tests: the headers, `initialize`, session and 2026-07-28 requests with
+ * `fetch`, and a client per protocol era with a token. What the host's and the catalogue's HTTP
+ * tests send, byte for byte, so a test reads as the wire does.
+ */
+import { parseMcpBody } from './sse.js';
+
+/** Headers every Streamable HTTP POST carries. */
+export const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+} as const;
+
+/** A JSON-RPC message read from a JSON or SSE response body. */
+export type JsonRpcMessage = {
+  jsonrpc: '2.0';
+  id?: string | number | null;
+  method?: string;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+  params?: Record<string, unknown>;
+};
+
+/** Reads every JSON-RPC message from a response, whether it came back as JSON or as SSE. */
+export async function readMessages(response: Response): Promise<JsonRpcMessage[]> {
+  return parseMcpBody(response.headers.get('content-type'), await response.text()) as JsonRpcMessage[];
+}
+
+/** `initialize` for a 2025-era session, with raw HTTP; `headers` may carry a token. */
+export function postInitialize(
+  mcpUrl: string,
+  headers: Record<string, string> = {},
+  protocolVersion = '2025-11-25',
+): Promise<Response> {
+  return fetch(mcpUrl, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, ...headers },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-test', version: '0' } },
+    }),
+  });
+}
+
+/** Opens a 2025-era session with raw HTTP and returns its id; `headers` may carry a token. */
+export async function openRawSession(
+  mcpUrl: string,
+  protocolVersion = '2025-11-25',
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const response = await postInitialize(mcpUrl, headers, protocolVersion);
+  await response.text();
+  const sessionId = response.headers.get('mcp-session-id');
+  if (!sessionId) throw new Error(`initialize returned no session id (HTTP ${response.status})`);
+  await fetch(mcpUrl, {
+    method: 'POST',
+    headers: {
+      ...MCP_HEADERS,
+      ...headers,
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': protocolVersion,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
+  return sessionId;
+}
+
+/** POSTs one JSON-RPC message on a session and returns the HTTP response. */
+export function postOnSession(
+  mcpUrl: string,
+  sessionId: string,
+  body: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(mcpUrl, {
+    method: 'POST',
+    headers: {
+      ...MCP_HEADERS,
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+      ...extraHeaders,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** The per-request `_meta` envelope of a 2026-07-28 client. */
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'http-test', version: '0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+} as const;
+
+/** POSTs one 2026-07-28 request: the envelope in `_meta`, and the Mcp-Method / Mcp-Name headers it needs. */
+export function postModern(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  { id = 1, headers = {} }: { id?: number; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const name =
+    typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      ...MCP_HEADERS,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name === undefined ? {} : { 'mcp-name': name }),
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN_META } }),
+  });
+}
+
+/** The JSON-RPC `result` in a raw answer body, JSON or SSE alike; undefined when it holds none. */
+export function resultIn(text: string): Record<string, unknown> | undefined {
+  let messages: unknown[];
+  try {
+    messages = parseMcpBody(
+      text.trimStart().startsWith('{') ? 'application/json' : 'text/event-stream',
+      text,
+    );
+  } catch {
+    return undefined;
+  }
+  for (const message of messages as JsonRpcMessage[]) if (message?.result) return message.result;
+  return undefined;
+}
+
+/** The base64 form of the Mcp-Name header, which carries any string a plain header could not. */
+export function mcpNameHeader(value: string): string {
+  return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+/** How a signed-in test client speaks to `/mcp`: in a 2025 session, 2025 stateless, or 2026-07-28. */
+export type Era = '2025 session' | '2025 stateless' | '2026-07-28';
+export const ERAS: readonly Era[] = ['2025 session', '2025 stateless', '2026-07-28'];
+
+/** One client with one token, in one era; it opens its 2025 session on first use. */
+export class EraClient {
+  #sessionId: string | undefined;
+  #id = 1;
+
+  constructor(
+    readonly era: Era,
+    readonly mcpUrl: string,
+    readonly token: string,
+  ) {}
+
+  /** Sends one request and returns the raw answer, whatever its status. */
+  async send(method: string, params: Record<string, unknown>): Promise<{ status: number; text: string }> {
+    const headers: Record<string, string> = { ...MCP_HEADERS, authorization: `Bearer ${this.token}` };
+    let body: Record<string, unknown> = { jsonrpc: '2.0', id: this.#id++, method, params };
+    if (this.era === '2026-07-28') {
+      headers['mcp-protocol-version'] = '2026-07-28';
+      headers['mcp-method'] = method;
+      const name =
+        method === 'resources/read'
+          ? params.uri
+          : method === 'tools/call' || method === 'prompts/get'
+            ? params.name
+            : undefined;
+      if (typeof name === 'string') headers['mcp-name'] = mcpNameHeader(name);
+      body = { ...body, params: { ...params, _meta: MODERN_META } };
+    } else {
+      headers['mcp-protocol-version'] = '2025-11-25';
+      if (this.era === '2025 session') {
+        this.#sessionId ??= await openRawSession(this.mcpUrl, '2025-11-25', {
+          authorization: headers.authorization ?? '',
+        });
+        headers['mcp-session-id'] = this.#sessionId;
+      }
+    }
+    const response = await fetch(this.mcpUrl, { method: 'POST', headers, body: JSON.stringify(body) });
+    return { status: response.status, text: await response.text() };
+  }
+}

@@ -1,0 +1,282 @@
+/**
+ * @module http/app
+ * `createApp()` builds the express app that hosts any `() => McpServer` factory: `/mcp` (Streamable
+ * HTTP, both protocol eras), `/health` (liveness), `/health/ready` (readiness, from the server's own
+ * `checkReady`), and the curl path (`/tools`). It binds nothing and does no I/O of its own.
+ */
+
+import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
+import {
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  type McpServer,
+} from '@modelcontextprotocol/server';
+import express, { type Express } from 'express';
+import type { IssuerMetadata } from '../auth/issuer.js';
+import { createResourceServer } from '../auth/resource-server.js';
+import type { ScopePolicy } from '../auth/scopes.js';
+import { CLOCK_TOLERANCE_SECONDS } from '../auth/token-verifier.js';
+import { createLogger, type Logger } from '../logger.js';
+import { ClientShares } from './client-shares.js';
+import { curlPathGuard } from './curl-path-guard.js';
+import { verifyJsonDepth } from './json-depth.js';
+import { bodyErrorHandler, sendJsonRpcError } from './json-rpc-errors.js';
+import { createMcpEndpoint } from './mcp-endpoint.js';
+import type { OwnerEventBus } from './owner-bus.js';
+import { createRateLimits, type RateLimitOptions } from './rate-limits.js';
+import { readMcpRequest, readToolRouteRequest } from './request-reading.js';
+import { SessionRegistry } from './sessions.js';
+import { createToolRoutes } from './tool-routes.js';
+
+/**
+ * A readiness probe answers within this whatever the database does: a load balancer's check
+ * times out after a few seconds, and a slow answer means "not ready" anyway.
+ */
+export const READY_TIMEOUT_MS = 2_000;
+
+/** What a server's readiness check found. */
+export interface Readiness {
+  ready: boolean;
+  /** Shown in the answer as they are, e.g. `{ database: 'ok' }`: names and states, never secrets. */
+  checks?: Readonly<Record<string, string>>;
+  /** Said when not ready: what fails meanwhile, and what still works. */
+  message?: string;
+}
+
+/** The answer when the check throws or does not answer in time. */
+const CHECK_FAILED: Readiness = {
+  ready: false,
+  message: `The readiness check failed or took longer than ${READY_TIMEOUT_MS / 1000} s.`,
+};
+
+/** Defaults for what a server leaves unset (the workshop's env.ts sets them from MCP_*). */
+export const DEFAULT_SESSION_TTL_SECONDS = 1_800;
+export const DEFAULT_MAX_SESSIONS = 1_000;
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 50;
+export const DEFAULT_MAX_STREAMS = 1_024;
+export const DEFAULT_MAX_STREAMS_PER_CLIENT = 16;
+
+/** Largest request body accepted anywhere (MCP messages and curl-path arguments are small). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_LABEL = '1 MB';
+
+export interface AppOptions {
+  buildServer: () => McpServer;
+  /** Shown on `/health`, in the protected-resource metadata and on the sign-in page. */
+  info: { name: string; version: string };
+  /** Where the host logs; JSON lines on stderr by default (`createLogger`), named after `info.name`. */
+  logger?: Logger;
+  /** No 2025 sessions: every request is served on its own (default false). */
+  stateless?: boolean;
+  /** An idle 2025 session is closed after this (default {@link DEFAULT_SESSION_TTL_SECONDS}). */
+  sessionTtlSeconds?: number;
+  /** Live 2025 sessions in all: past it, 503 (default {@link DEFAULT_MAX_SESSIONS}). */
+  maxSessions?: number;
+  /** Live 2025 sessions one client (subject, else address) may hold: past it, 429. */
+  maxSessionsPerClient?: number;
+  /** Open long-lived streams (2025 GET streams, 2026-07-28 listen streams) in all: past it, 503. */
+  maxStreams?: number;
+  /** Open long-lived streams one client may hold: past it, 429. */
+  maxStreamsPerClient?: number;
+  /** Extra `Host` names to accept besides localhost (needed when bound to 0.0.0.0, e.g. in Docker). */
+  allowedHosts?: string[];
+  /** Extra `Origin` hostnames to accept besides localhost. */
+  allowedOrigins?: string[];
+  /**
+   * Connects the server's own change feed to 2026-07-28 `subscriptions/listen` streams, whose
+   * instances live for one request and cannot hold listeners: called once with a bus that delivers
+   * each event only to its owner's streams (`ownerOf`); returns the function that stops it.
+   */
+  publishEvents?: (bus: OwnerEventBus) => () => void;
+  /** OAuth 2.1 sign-in (`MCP_AUTH_ISSUER`): off when absent, and then nothing below changes. */
+  auth?: AppAuthOptions;
+  /** Per-client rate limits (`MCP_RATE_LIMIT_PER_MINUTE`, `MCP_HANDSHAKE_RATE_LIMIT_PER_MINUTE`); none when absent. */
+  rateLimits?: RateLimitOptions;
+  /** Whether what the server needs (a database, say) answers, for `GET /health/ready`; always ready when absent. */
+  checkReady?: () => Promise<Readiness>;
+  /**
+   * `MCP_TRUST_PROXY`, as express's `trust proxy`: behind a load balancer every request comes from
+   * its address, so without this all clients would share one rate-limit bucket.
+   */
+  trustProxy?: string;
+}
+
+export interface AppAuthOptions {
+  /** The discovered issuer (`discoverIssuer` in auth/issuer.ts). */
+  issuer: IssuerMetadata;
+  /** `MCP_RESOURCE_URL`. */
+  resource: string;
+  /** Which tool, prompt and resource needs which scope (`createScopePolicy`). */
+  policy: ScopePolicy;
+  /** For tests: the clock tokens are checked against. */
+  now?: () => Date;
+}
+
+export interface HostApp {
+  app: Express;
+  /** Live 2025-era sessions; undefined in stateless mode. */
+  sessions: SessionRegistry | undefined;
+  /** Closes every session and stops timers. */
+  close(): Promise<void>;
+  /** How many `McpServer` instances were built so far: sessions, pooled per-request ones, the curl path. */
+  serversBuilt(): number;
+}
+
+export function createApp(options: AppOptions): HostApp {
+  const logger = options.logger ?? createLogger('info', { service: options.info.name });
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  let built = 0;
+  const buildServer = () => {
+    built++;
+    return options.buildServer();
+  };
+  const sessions = options.stateless
+    ? undefined
+    : new SessionRegistry({
+        ttlMs: (options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS) * 1000,
+        maxSessions,
+        maxSessionsPerClient: Math.min(
+          options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
+          maxSessions,
+        ),
+        logger,
+      });
+  const maxStreams = options.maxStreams ?? DEFAULT_MAX_STREAMS;
+  const streams = new ClientShares(
+    Math.min(options.maxStreamsPerClient ?? DEFAULT_MAX_STREAMS_PER_CLIENT, maxStreams),
+    maxStreams,
+  );
+  const resourceServer =
+    options.auth && createResourceServer({ ...options.auth, name: options.info.name, logger });
+  const endpoint = createMcpEndpoint({
+    buildServer,
+    logger,
+    sessions,
+    maxBodyBytes: MAX_BODY_BYTES,
+    ...(options.publishEvents && { publishEvents: options.publishEvents }),
+    streams,
+    ...(resourceServer && {
+      auth: {
+        policy: resourceServer.policy,
+        resourceMetadataUrl: resourceServer.resourceMetadataUrl,
+        clock: {
+          now: options.auth?.now ?? (() => new Date()),
+          toleranceSeconds: CLOCK_TOLERANCE_SECONDS,
+        },
+      },
+    }),
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  if (options.trustProxy) app.set('trust proxy', trustProxySetting(options.trustProxy));
+  // DNS-rebinding and cross-site protection: a foreign Host or Origin gets 403 before anything else runs.
+  app.use(hostHeaderValidation([...localhostAllowedHostnames(), ...(options.allowedHosts ?? [])]));
+  // Public on purpose, and before the Origin check: any client, browser-based ones included, reads
+  // the metadata to learn how to get a token. /health stays open too.
+  if (resourceServer) app.use(resourceServer.metadata);
+  app.use(originValidation([...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])]));
+  // The curl path is for curl: same-origin browsers at most, and JSON bodies only (before sign-in,
+  // so a cross-site page learns nothing, not even whether a token would have been needed).
+  app.post('/tools/:name', curlPathGuard);
+  const limits = options.rateLimits && createRateLimits(options.rateLimits);
+  if (resourceServer) {
+    // Counted by address before the token is checked, and refunded when it proves good: a flood of
+    // bad tokens runs into 429 instead of costing a verification each.
+    if (limits) app.use(['/mcp', '/tools'], limits.authFailures);
+    // Before the body is parsed: a request without a valid token costs no more than a header check.
+    app.use(['/mcp', '/tools'], resourceServer.authenticate);
+  }
+  // Parse every POST body as JSON, whatever its Content-Type says, so the 1 MB limit covers all of them;
+  // the MCP transport still answers a wrong Content-Type with 415. `strict: false` lets `"Oslo"` or `42`
+  // through as the valid JSON they are, so the route can say what is wrong instead of "parse error".
+  // `verify` refuses JSON nested too deep from the raw bytes, before it is parsed.
+  app.use(express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false, verify: verifyJsonDepth }));
+
+  // The one reading of each request (ADR 015): limits, scopes and the endpoint all decide from it.
+  app.use('/mcp', (req, _res, next) => {
+    readMcpRequest(req);
+    next();
+  });
+  app.get('/tools', (req, _res, next) => {
+    readToolRouteRequest(req, undefined);
+    next();
+  });
+  app.post('/tools/:name', (req, _res, next) => {
+    readToolRouteRequest(req, req.params.name);
+    next();
+  });
+
+  if (limits) {
+    // After sign-in, so a signed-in client is counted as who it is, not where it comes from.
+    app.use('/health', limits.handshake);
+    app.use('/mcp', limits.mcp);
+    app.get('/tools', limits.handshake);
+    app.post('/tools/:name', limits.toolCall);
+  }
+
+  app.get('/health', (_req, res) => {
+    res.json({
+      status: 'ok',
+      name: options.info.name,
+      version: options.info.version,
+      mode: sessions ? 'stateful' : 'stateless',
+      sessions: sessions?.size ?? 0,
+      uptimeSeconds: Math.round(process.uptime()),
+    });
+  });
+
+  // Readiness, apart from liveness: a replica whose database is away stays alive (restarting it
+  // would not help) but leaves the load balancer's rotation until the database is back.
+  // Behind the same handshake limit as /health, which app.use('/health') also covers.
+  const checkReady = options.checkReady ?? (async (): Promise<Readiness> => ({ ready: true }));
+  app.get('/health/ready', async (_req, res) => {
+    const { ready, checks, message } = await withinReadyTimeout(checkReady);
+    res
+      .status(ready ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json({
+        status: ready ? 'ready' : 'not_ready',
+        ...checks,
+        ...(!ready && message !== undefined && { message }),
+      });
+  });
+
+  if (resourceServer) {
+    app.use('/mcp', resourceServer.scopes);
+    app.post('/tools/:name', resourceServer.scopes);
+  }
+  app.all('/mcp', endpoint.handle);
+  app.use(createToolRoutes(buildServer, logger, options.info.version));
+
+  app.use(bodyErrorHandler(MAX_BODY_LABEL));
+  app.use(((error, _req, res, _next) => {
+    logger.error({ err: error }, 'unhandled error');
+    if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'Internal server error');
+  }) satisfies express.ErrorRequestHandler);
+
+  return { app, sessions, close: () => endpoint.close(), serversBuilt: () => built };
+}
+
+/** The check's answer, or not ready when it throws or takes longer than {@link READY_TIMEOUT_MS}. */
+async function withinReadyTimeout(check: () => Promise<Readiness>): Promise<Readiness> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Readiness>((resolve) => {
+    timer = setTimeout(() => resolve(CHECK_FAILED), READY_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([check().catch(() => CHECK_FAILED), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A hop count stays a number for express; anything else is its list of addresses and presets. */
+function trustProxySetting(value: string): number | string[] {
+  return /^\d+$/.test(value)
+    ? Number(value)
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+}

@@ -1,0 +1,183 @@
+/**
+ * @module http/limits.http.test
+ * Fair use between clients on the fixture host, over real HTTP: a client past its calls per
+ * minute gets 429 with Retry-After while another client still gets through; a user past their
+ * share of open streams gets 429 while another user opens one; and a 2026-07-28
+ * `subscriptions/listen` stream hears its own user's `publishTo` events, never another user's.
+ */
+import {
+  freePort,
+  MCP_HEADERS,
+  MODERN_META,
+  postModern,
+  startTestIssuer,
+  type TestIssuer,
+} from '@mcp-workshop/test-infra';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discoverIssuer } from '../auth/issuer.js';
+import { startFixtureHost } from '../test-support/fixture-host.js';
+import { createFixtureFeed, FIXTURE_POLICY, NOTES_READ } from '../test-support/fixture-server.js';
+import type { HttpHost } from './start.js';
+
+/** How long a test waits for an event that should come; events arrive in milliseconds. */
+const EVENT_TIMEOUT_MS = 5_000;
+
+describe('rate limits per client', () => {
+  let host: HttpHost;
+  beforeAll(async () => {
+    host = await startFixtureHost({
+      stateless: true,
+      trustProxy: 'loopback',
+      rateLimits: { callsPerMinute: 2, handshakesPerMinute: 10 },
+    });
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+
+  const callAs = (address: string, text: string) =>
+    postModern(
+      host.mcpUrl,
+      'tools/call',
+      { name: 'echo', arguments: { text } },
+      { headers: { 'x-forwarded-for': address } },
+    );
+
+  it('answers a client past its calls per minute with 429 and Retry-After, and another client still gets in', async () => {
+    for (let i = 0; i < 2; i++) {
+      const allowed = await callAs('203.0.113.10', `call ${i}`);
+      await allowed.text();
+      expect(allowed.status).toBe(200);
+    }
+    const flooding = await callAs('203.0.113.10', 'one too many');
+    expect(flooding.status).toBe(429);
+    expect(Number(flooding.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await flooding.text()).not.toMatch(/"text":"one too many"/);
+    const other = await callAs('203.0.113.11', 'someone else');
+    expect(other.status).toBe(200);
+    expect(await other.text()).toMatch(/someone else/);
+  });
+});
+
+/** A `subscriptions/listen` stream read as it arrives, with a bounded wait for what it should hear. */
+async function listen(mcpUrl: string, token: string, uris: readonly string[]) {
+  const abort = new AbortController();
+  const response = await fetch(mcpUrl, {
+    method: 'POST',
+    headers: {
+      ...MCP_HEADERS,
+      authorization: `Bearer ${token}`,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'subscriptions/listen',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'subscriptions/listen',
+      params: {
+        notifications: { resourceSubscriptions: uris, resourcesListChanged: true },
+        _meta: MODERN_META,
+      },
+    }),
+    signal: abort.signal,
+  });
+  let text = '';
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body ?? []) text += decoder.decode(chunk, { stream: true });
+  })().catch(() => undefined);
+  return {
+    status: response.status,
+    heard: () => text,
+    async waitFor(needle: string): Promise<boolean> {
+      // Bounded: EVENT_TIMEOUT_MS in 20 ms steps.
+      for (let waited = 0; waited < EVENT_TIMEOUT_MS && !text.includes(needle); waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      return text.includes(needle);
+    },
+    async close() {
+      abort.abort();
+      await reading;
+    },
+  };
+}
+
+describe('publishEvents on 2026-07-28 listen streams', () => {
+  let issuer: TestIssuer;
+  let host: HttpHost;
+  const feed = createFixtureFeed();
+  beforeAll(async () => {
+    issuer = await startTestIssuer();
+    const port = await freePort();
+    host = await startFixtureHost({
+      port,
+      publishEvents: feed.publishEvents,
+      maxStreamsPerClient: 2,
+      auth: {
+        issuer: await discoverIssuer(issuer.issuer),
+        resource: `http://127.0.0.1:${port}/mcp`,
+        policy: FIXTURE_POLICY,
+      },
+    });
+  });
+  afterAll(async () => {
+    await host?.close();
+    await issuer?.close();
+  });
+
+  it("delivers A's event to A's stream and B's to B's, never one to the other", async () => {
+    const tokenFor = (subject: string) =>
+      issuer.token({ subject, resource: host.mcpUrl, scopes: [NOTES_READ] });
+    const uris = ['notes://a', 'notes://b'];
+    const alice = await listen(host.mcpUrl, await tokenFor('alice'), uris);
+    const bob = await listen(host.mcpUrl, await tokenFor('bob'), uris);
+    try {
+      expect([alice.status, bob.status]).toEqual([200, 200]);
+      feed.touch('sub:bob', 'b');
+      feed.touch('sub:alice', 'a');
+      // The acknowledgement names both URIs; an update names its own as `"uri":…`.
+      const update = (id: string) => `"uri":"notes://${id}"`;
+      expect(await alice.waitFor(update('a')), alice.heard()).toBe(true);
+      expect(await bob.waitFor(update('b')), bob.heard()).toBe(true);
+      // Events go out in order, so had bob's leaked to alice it would be there by now (and back).
+      expect(alice.heard()).not.toContain(update('b'));
+      expect(bob.heard()).not.toContain(update('a'));
+      // A change about nobody's data reaches every stream that asked for list changes.
+      feed.listChanged();
+      expect(await alice.waitFor('notifications/resources/list_changed'), alice.heard()).toBe(true);
+      expect(await bob.waitFor('notifications/resources/list_changed'), bob.heard()).toBe(true);
+    } finally {
+      await alice.close();
+      await bob.close();
+    }
+  });
+
+  it('answers a user past their share of streams with 429, while another user still opens one', async () => {
+    const tokenFor = (subject: string) =>
+      issuer.token({ subject, resource: host.mcpUrl, scopes: [NOTES_READ] });
+    const dave = await tokenFor('dave');
+    const opened = [
+      await listen(host.mcpUrl, dave, ['notes://d']),
+      await listen(host.mcpUrl, dave, ['notes://d']),
+    ];
+    const third = await listen(host.mcpUrl, dave, ['notes://d']);
+    const erin = await listen(host.mcpUrl, await tokenFor('erin'), ['notes://e']);
+    try {
+      expect(opened.map((stream) => stream.status)).toEqual([200, 200]);
+      expect(third.status).toBe(429);
+      expect(erin.status).toBe(200);
+    } finally {
+      for (const stream of [...opened, third, erin]) await stream.close();
+    }
+  });
+
+  it('refuses a listen stream on notes:// to a token without notes:read', async () => {
+    const token = await issuer.token({ subject: 'carol', resource: host.mcpUrl, scopes: [] });
+    const stream = await listen(host.mcpUrl, token, ['notes://a']);
+    try {
+      expect(stream.status).toBe(403);
+    } finally {
+      await stream.close();
+    }
+  });
+});

@@ -1,0 +1,316 @@
+/**
+ * @module http/mcp-endpoint
+ * The Streamable HTTP endpoint at `/mcp`, for both protocol eras.
+ *
+ * - Stateful (default): 2025-era clients (`initialize`) get a session of their own, with an SSE
+ *   channel for progress, logging and server-to-client requests. 2026-07-28 clients (per-request
+ *   `_meta`, no `initialize`) are sent to the SDK's modern handler, which needs no session.
+ *   `classifyInboundRequest()` is the SDK's own classifier (the one behind `isLegacyRequest`),
+ *   applied to the parsed body and the headers, so the split never disagrees with the SDK.
+ * - Stateless (`MCP_STATELESS=true`): every request is served on its own, so replicas behind a
+ *   load balancer need no session affinity. The price: no GET stream and no server-to-client
+ *   requests for 2025-era clients.
+ * Requests served one instance each (modern, and stateless 2025) borrow a built server from a
+ * pool (`server-pool.ts`) instead of building one per request.
+ */
+import { randomUUID } from 'node:crypto';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  type McpRequestContext,
+  type McpServer,
+} from '@modelcontextprotocol/server';
+import type { Request, RequestHandler, Response } from 'express';
+import { ownerOf } from '../auth/caller.js';
+import { refuseForScope } from '../auth/guard.js';
+import { missingScopes, type ScopePolicy, scopesForReading } from '../auth/scopes.js';
+import type { Logger } from '../logger.js';
+import type { ClientShares, ShareRefusal } from './client-shares.js';
+import { SessionEventStore } from './event-store.js';
+import { requestIdOf, sendJsonRpcError } from './json-rpc-errors.js';
+import { nodeAdapter } from './node-adapter.js';
+import { type OwnerEventBus, OwnerScopedEventBus } from './owner-bus.js';
+import { type RequestReading, readingOf } from './request-reading.js';
+import { ServerPool } from './server-pool.js';
+import type { SessionRegistry } from './sessions.js';
+import { endWithToken, type TokenClock } from './token-lifetime.js';
+
+export interface McpEndpointOptions {
+  buildServer: () => McpServer;
+  logger: Logger;
+  /** Absent in stateless mode. */
+  sessions?: SessionRegistry;
+  /** Same limit as the JSON body parser, for bodies the SDK reads itself. */
+  maxBodyBytes: number;
+  /** Connects the server's change feed to 2026-07-28 `subscriptions/listen` streams (`AppOptions`). */
+  publishEvents?: (bus: OwnerEventBus) => () => void;
+  /** Long-lived streams (2025 GET streams, 2026-07-28 listen streams): per client and in all. */
+  streams: ClientShares;
+  /** With sign-in on: the scope policy and the token clock, for replays and stream lifetimes. */
+  auth?: EndpointAuth;
+}
+
+export interface EndpointAuth {
+  policy: ScopePolicy;
+  resourceMetadataUrl: string;
+  clock: TokenClock;
+}
+
+export interface McpEndpoint {
+  handle: RequestHandler;
+  close(): Promise<void>;
+}
+
+/**
+ * Batches exist only in 2025-03-26 (and, unspecified, 2024-11-05). A missing version header
+ * means 2025-03-26, as the spec says to assume.
+ */
+const MODERN_VERSION = '2026-07-28';
+/** How long a client should wait before reconnecting a dropped SSE stream (sent as `retry:`). */
+const SSE_RETRY_MS = 1000;
+const BATCH_VERSIONS = new Set(['2025-03-26', '2024-11-05']);
+function batchAllowed(protocolVersionHeader: string | undefined): boolean {
+  return protocolVersionHeader === undefined || BATCH_VERSIONS.has(protocolVersionHeader);
+}
+
+/**
+ * 2025 methods that leave per-client state on the instance that served them (capabilities,
+ * client info, the log level): such an instance is never lent to another request.
+ */
+const STATEFUL_LEGACY_METHODS = new Set(['initialize', 'notifications/initialized', 'logging/setLevel']);
+
+/**
+ * The SDK's per-request handler, fed from a pool: each request borrows an instance through the
+ * factory, and it goes back when the response has finished (`completed`) and the SDK let go of it.
+ */
+function pooledHandler(
+  buildServer: () => McpServer,
+  legacy: 'stateless' | 'reject',
+  options: { onerror: (error: Error) => void; maxBodyBytes: number; bus: OwnerScopedEventBus },
+) {
+  const pools = { modern: new ServerPool(buildServer), legacy: new ServerPool(buildServer) };
+  const lent = new WeakMap<globalThis.Request, { server: McpServer; era: 'modern' | 'legacy' }>();
+  const factory = (ctx: McpRequestContext): McpServer => {
+    const server = pools[ctx.era].acquire();
+    if (ctx.requestInfo) lent.set(ctx.requestInfo, { server, era: ctx.era });
+    return server;
+  };
+  const handler = createMcpHandler(factory, {
+    legacy,
+    onerror: options.onerror,
+    maxRequestBodySize: options.maxBodyBytes,
+    bus: options.bus,
+  });
+  const serve = nodeAdapter(handler.fetch, {
+    onerror: options.onerror,
+    onFinish: (request, completed) => {
+      const loan = lent.get(request);
+      if (!loan || !completed) return;
+      // The SDK disconnects the instance as the exchange ends; give it that turn before checking.
+      setImmediate(() => pools[loan.era].release(loan.server));
+    },
+  });
+  return { handler, pools, serve };
+}
+
+/** How long a client over its share of sessions or streams should wait before trying again. */
+const SHARE_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * A client over its own share gets 429 (it can close what it holds); a server that is full for
+ * everyone gets 503. Both say what to do.
+ */
+function refuseShare(res: Response, refusal: ShareRefusal, what: string, limit: number, body: unknown): void {
+  res.setHeader('Retry-After', String(SHARE_RETRY_AFTER_SECONDS));
+  const message =
+    refusal === 'client'
+      ? `Too many open ${what} for this client: at most ${limit}. Close unused ones, or retry in ${SHARE_RETRY_AFTER_SECONDS} s.`
+      : `Too many open ${what} on this server. Retry in ${SHARE_RETRY_AFTER_SECONDS} s.`;
+  sendJsonRpcError(res, refusal === 'client' ? 429 : 503, -32000, message, requestIdOf(body));
+}
+
+/** A 2025 request that leaves per-client state on its instance, or a batch that may carry one. */
+function needsFreshInstance(reading: RequestReading): boolean {
+  return (
+    reading.batch || reading.messages.some((message) => STATEFUL_LEGACY_METHODS.has(message.method ?? ''))
+  );
+}
+
+function isListen(reading: RequestReading): boolean {
+  return reading.era === 'modern' && reading.messages[0]?.method === 'subscriptions/listen';
+}
+
+export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
+  const { buildServer, logger, sessions, maxBodyBytes, publishEvents, streams, auth } = options;
+  const onerror = (error: Error) => logger.warn({ err: error }, 'MCP handler reported an error');
+  // listen streams hear only their own owner's changes: the bus files each stream under the owner
+  // of the request that opened it, which `runAs` below makes known while it is served.
+  const bus = new OwnerScopedEventBus(onerror);
+  const stopPublishing = publishEvents ? publishEvents(bus) : () => {};
+
+  /**
+   * Holds one of the client's stream shares for as long as `res` is open, and ends `res` when
+   * its token expires. Returns false (having answered) when the client is over its share.
+   */
+  const openStream = (req: Request, res: Response, reading: RequestReading): boolean => {
+    const taken = streams.take(reading.clientKey);
+    if (typeof taken !== 'function') {
+      refuseShare(res, taken, 'streams', taken === 'client' ? streams.perClient : streams.total, req.body);
+      return false;
+    }
+    res.once('close', taken);
+    if (auth) endWithToken(res, req.auth, auth.clock);
+    return true;
+  };
+
+  /** Serves a POST one instance answers (modern, or stateless 2025), minding listen streams. */
+  const servePerRequest = async (
+    req: Request,
+    res: Response,
+    reading: RequestReading,
+    serve: (req: Request, res: Response, body: unknown) => Promise<void>,
+  ): Promise<void> => {
+    if (isListen(reading) && !openStream(req, res, reading)) return;
+    await bus.runAs(ownerOf(req.auth), () => serve(req, res, req.body));
+  };
+
+  if (!sessions) {
+    // A 2025 request that sets per-client state gets its own instance, never a pooled one; so
+    // does a batch (2025-03-26), which may carry such a request among others.
+    const stateless = pooledHandler(buildServer, 'stateless', { onerror, maxBodyBytes, bus });
+    const unpooled = nodeAdapter(
+      createMcpHandler(() => buildServer(), {
+        legacy: 'stateless',
+        onerror,
+        maxRequestBodySize: maxBodyBytes,
+      }).fetch,
+      { onerror },
+    );
+    return {
+      handle: async (req, res) => {
+        const reading = readingOf(req);
+        const fresh = reading.era === 'legacy' && needsFreshInstance(reading);
+        await servePerRequest(req, res, reading, fresh ? unpooled : stateless.serve);
+      },
+      close: () => {
+        stopPublishing();
+        return stateless.handler.close();
+      },
+    };
+  }
+
+  const modern = pooledHandler(buildServer, 'reject', { onerror, maxBodyBytes, bus });
+
+  const serveSession = async (req: Request, res: Response, reading: RequestReading, sessionId: string) => {
+    const session = sessions.get(sessionId);
+    if (!session) {
+      sendJsonRpcError(
+        res,
+        404,
+        -32001,
+        'Session not found. It expired or was closed: send initialize again.',
+      );
+      return;
+    }
+    if (session.subject !== reading.subject) {
+      // 403, not 404: the id is real, and it is the token that is wrong for it. Whose it is stays unsaid.
+      sendJsonRpcError(
+        res,
+        403,
+        -32001,
+        'This session belongs to another user: open your own with initialize.',
+      );
+      return;
+    }
+    if (auth) {
+      const needed = scopesForReading(reading, auth.policy);
+      for (const scope of needed) session.scopesUsed.add(scope);
+      // A replay hands back answers to earlier requests (list_tasks results among them): the token
+      // asking for them must hold every scope those requests needed, not just the one it has now.
+      if (req.method === 'GET' && req.header('last-event-id') !== undefined) {
+        const used = [...session.scopesUsed].sort();
+        const missing = missingScopes(used, req.auth?.scopes ?? []);
+        if (missing.length > 0) {
+          logger.info({ clientId: req.auth?.clientId, missing }, 'refused a replay for scope');
+          refuseForScope(res, auth, used, missing);
+          return;
+        }
+      }
+    }
+    const stream = req.method === 'GET';
+    if (stream && !openStream(req, res, reading)) return;
+    res.on('close', sessions.track(session, stream ? 'stream' : 'post'));
+    await session.transport.handleRequest(req, res, req.body);
+  };
+
+  const openSession = async (req: Request, res: Response, reading: RequestReading) => {
+    const refusal = await sessions.refusal(reading.clientKey);
+    if (refusal) {
+      const limit = refusal === 'client' ? sessions.maxPerClient : sessions.maxSessions;
+      refuseShare(res, refusal, 'sessions (close unused ones with DELETE /mcp)', limit, req.body);
+      return;
+    }
+    const server = buildServer();
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      // Numbered events, the priming event of 2025-11-25, and Last-Event-ID replay after a drop.
+      eventStore: new SessionEventStore(),
+      retryInterval: SSE_RETRY_MS,
+      onsessioninitialized: (id) => {
+        const session = sessions.add(transport, server, id, reading);
+        if (auth) for (const scope of scopesForReading(reading, auth.policy)) session.scopesUsed.add(scope);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.remove(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  };
+
+  const serveLegacy = async (req: Request, res: Response, reading: RequestReading): Promise<void> => {
+    const sessionId = req.header('mcp-session-id');
+    if (sessionId !== undefined) return serveSession(req, res, reading, sessionId);
+    if (req.method === 'POST' && isInitializeRequest(req.body)) return openSession(req, res, reading);
+    sendJsonRpcError(res, 400, -32000, 'Bad Request: missing Mcp-Session-Id header. Send initialize first.');
+  };
+
+  const handle: RequestHandler = async (req, res) => {
+    try {
+      const reading = readingOf(req);
+      if (reading.batch && !batchAllowed(req.header('mcp-protocol-version'))) {
+        sendJsonRpcError(
+          res,
+          400,
+          -32600,
+          'JSON-RPC batches were removed in protocol 2025-06-18: send one message per POST.',
+        );
+        return;
+      }
+      if (reading.era === 'modern') {
+        await servePerRequest(req, res, reading, modern.serve);
+        return;
+      }
+      // 2026-07-28 has no GET stream and no sessions to DELETE; only sessions (2025 era) use those verbs.
+      if (req.method !== 'POST' && req.header('mcp-protocol-version') === MODERN_VERSION) {
+        res.setHeader('Allow', 'POST');
+        sendJsonRpcError(res, 405, -32000, `Method not allowed: protocol ${MODERN_VERSION} uses POST only.`);
+        return;
+      }
+      await serveLegacy(req, res, reading);
+    } catch (error) {
+      logger.error({ err: error }, 'unexpected error on /mcp');
+      if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'Internal server error');
+    }
+  };
+
+  return {
+    handle,
+    async close() {
+      stopPublishing();
+      await sessions.closeAll();
+      await modern.handler.close();
+    },
+  };
+}

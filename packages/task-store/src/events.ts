@@ -1,0 +1,60 @@
+/**
+ * @module events
+ * Tells whoever listens that tasks changed, so MCP sessions can send
+ * `notifications/resources/updated` (a subscribed task changed) and
+ * `notifications/resources/list_changed` (a task was added or removed). Every event names the
+ * owner of the tasks it is about, so listeners pass it on only to that owner's clients.
+ */
+import { EventEmitter } from 'node:events';
+import type { Task, TaskStore } from './store.js';
+
+/**
+ * The owner of a `listChanged` that may concern anybody: events were lost (the LISTEN connection
+ * was down, a queue overflowed), so every list may have changed. A list change carries no task
+ * data, so telling every client to refetch what it may see reveals nothing.
+ */
+export const EVERY_OWNER = null;
+
+export interface TaskEventMap {
+  /** A task's contents changed (completed, or deleted), and whose task it is. */
+  updated: [task: Task, owner: string];
+  /** A task of `owner`'s was added or deleted, so that owner's list of task resources changed. */
+  listChanged: [owner: string | typeof EVERY_OWNER];
+}
+
+export type TaskEvents = EventEmitter<TaskEventMap>;
+
+export function createTaskEvents(): TaskEvents {
+  const events = new EventEmitter<TaskEventMap>();
+  // One listener per live session that subscribed; the cap only exists to catch leaks early.
+  events.setMaxListeners(1_000);
+  return events;
+}
+
+/** Wraps a store so every write is announced on `events`, once it is stored. Reads pass straight through. */
+export function announceTaskChanges(store: TaskStore, events: TaskEvents): TaskStore {
+  return {
+    ...store,
+    list: (owner, status) => store.list(owner, status),
+    get: (owner, id) => store.get(owner, id),
+    close: () => store.close(),
+    async add(owner, title) {
+      const task = await store.add(owner, title);
+      events.emit('listChanged', owner);
+      return task;
+    },
+    async complete(owner, id) {
+      const task = await store.complete(owner, id);
+      if (task) events.emit('updated', task, owner);
+      return task;
+    },
+    async delete(owner, id) {
+      const task = await store.delete(owner, id);
+      if (task) {
+        events.emit('updated', task, owner);
+        events.emit('listChanged', owner);
+      }
+      return task;
+    },
+  };
+}

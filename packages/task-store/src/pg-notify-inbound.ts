@@ -1,0 +1,114 @@
+/**
+ * @module pg-notify-inbound
+ * The receiving half of `pg-notify-relay.ts`: takes each payload LISTEN delivers, drops what is
+ * malformed (one warn per interval, never a throw), and emits the rest on the local `TaskEvents`,
+ * coalesced: per window, one `updated` per task (at most {@link MAX_PENDING_UPDATES}) and one
+ * `listChanged` per owner (at most as many owners), so a burst of writes cannot turn into a burst
+ * of notifications. Past either bound, one `listChanged` for every owner tells all to refetch.
+ * Test: `pg-notify-relay.test.ts`.
+ */
+
+import { EVERY_OWNER, type TaskEvents } from './events.js';
+import type { Logger } from './logger.js';
+import { decodeTaskNotice, type TaskNotice } from './pg-notify-payload.js';
+import type { Task } from './store.js';
+
+/** A burst of writes becomes one `listChanged` per window; short enough to stay far under 1 s. */
+const COALESCE_WINDOW_MS = 50;
+/**
+ * Distinct tasks, and distinct owners with a list change, remembered per window; past this, every
+ * client is told to refetch its list instead.
+ */
+export const MAX_PENDING_UPDATES = 256;
+/** One warn per interval for bad payloads, so a flood of them cannot flood the log. */
+const MALFORMED_WARN_INTERVAL_MS = 10_000;
+
+export interface Inbound {
+  /** One payload as LISTEN delivered it. */
+  receive(payload: string | undefined): void;
+  /** Events may have been lost (LISTEN was down): tell listeners to refetch. */
+  missed(): void;
+  /** Drops what is pending and clears the timer. */
+  stop(): void;
+}
+
+/** Coalesces what LISTEN delivers and emits it on `events`, at most once per window. */
+export function createInbound(events: TaskEvents, logger: Logger): Inbound {
+  const updates = new Map<number, { task: Task; owner: string }>();
+  const listChanged = new Set<string>();
+  /** Some change was not kept: every owner's list may have changed. */
+  let everyone = false;
+  let timer: NodeJS.Timeout | undefined;
+  let malformed = 0;
+  let lastWarnAt = -Infinity;
+
+  const flush = () => {
+    timer = undefined;
+    const tasks = [...updates.values()];
+    const owners = everyone ? [EVERY_OWNER] : [...listChanged];
+    updates.clear();
+    listChanged.clear();
+    everyone = false;
+    for (const { task, owner } of tasks) emit(() => events.emit('updated', task, owner));
+    for (const owner of owners) emit(() => events.emit('listChanged', owner));
+  };
+  // A throwing listener is a bug elsewhere; it must not take the LISTEN connection down with it.
+  const emit = (send: () => void) => {
+    try {
+      send();
+    } catch (error) {
+      logger.error({ err: error }, 'a task event listener threw');
+    }
+  };
+  const schedule = () => {
+    timer ??= setTimeout(flush, COALESCE_WINDOW_MS);
+  };
+  const take = (notice: TaskNotice) => {
+    if (notice.kind === 'missed') {
+      everyone = true;
+    } else if (notice.kind === 'listChanged') {
+      if (listChanged.has(notice.owner) || listChanged.size < MAX_PENDING_UPDATES)
+        listChanged.add(notice.owner);
+      else everyone = true;
+    } else if (updates.has(notice.id) || updates.size < MAX_PENDING_UPDATES) {
+      // Relayed tasks carry no title (see pg-notify-payload.ts): listeners only name the URI.
+      const { kind: _kind, owner, ...task } = notice;
+      updates.set(task.id, { task: { ...task, title: '' }, owner });
+    } else {
+      // Too many distinct tasks at once: a list change makes every client refetch instead.
+      everyone = true;
+    }
+    schedule();
+  };
+
+  return {
+    receive(payload: string | undefined) {
+      const notice = decodeTaskNotice(payload);
+      if (notice) {
+        take(notice);
+        return;
+      }
+      malformed += 1;
+      const now = Date.now();
+      if (now - lastWarnAt >= MALFORMED_WARN_INTERVAL_MS) {
+        logger.warn(
+          { malformed, sample: payload?.slice(0, 80) },
+          'ignored malformed task notification(s) on the LISTEN channel',
+        );
+        lastWarnAt = now;
+        malformed = 0;
+      }
+    },
+    missed() {
+      everyone = true;
+      schedule();
+    },
+    stop() {
+      clearTimeout(timer);
+      timer = undefined;
+      updates.clear();
+      listChanged.clear();
+      everyone = false;
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * @module postgres-migrations
+ * The Postgres task schema and its migrations, run by kysely's `Migrator`. The Migrator holds a
+ * Postgres advisory lock while it migrates, and runs each migration in a transaction, so replicas
+ * that start at once run every migration exactly once and a failed one leaves nothing half-done.
+ * Append new migrations; never edit a shipped one. Used by `postgres-store.ts`.
+ */
+import { type ColumnType, type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { TaskMigrationError } from './database-url.js';
+import { MAX_OWNER_LENGTH, MAX_TITLE_LENGTH } from './store.js';
+
+/** The tables as kysely sees them. `bigint` arrives from `pg` as a string. */
+export interface TaskDatabase {
+  tasks: {
+    id: ColumnType<string, never, never>;
+    /** Whose task it is (store.ts); set once, by the add. */
+    owner: ColumnType<string, string, never>;
+    title: string;
+    done: ColumnType<boolean, never, boolean>;
+    created_at: ColumnType<Date, Date, never>;
+    completed_at: ColumnType<Date | null, never, Date>;
+  };
+  /** Tasks per owner, for the per-owner MAX_TASKS check (0002; it replaced 0001's `task_count`). */
+  task_owner_count: {
+    owner: string;
+    n: number;
+  };
+}
+
+/** Kysely keeps its own bookkeeping tables; prefixed so they are clearly this server's. */
+const MIGRATION_TABLE = 'task_migrations';
+const MIGRATION_LOCK_TABLE = 'task_migrations_lock';
+/** An arbitrary key (bigint), this server's own among the database's advisory locks; a literal, not a parameter. */
+const MIGRATION_ADVISORY_LOCK = sql.lit(7_210_531_846_117);
+
+export const TASK_MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001_tasks': {
+    async up(db) {
+      // An identity, like SQLite's AUTOINCREMENT, never hands out an id twice, even after deletes,
+      // so an old id a model remembers can never hit a different task.
+      await sql`
+        CREATE TABLE tasks (
+          id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          title text NOT NULL CHECK (char_length(title) BETWEEN 1 AND ${sql.lit(MAX_TITLE_LENGTH)}),
+          done boolean NOT NULL DEFAULT false,
+          created_at timestamptz NOT NULL,
+          completed_at timestamptz
+        )`.execute(db);
+      // The task count in one row. An add updates it under the row's lock, so two writers take
+      // turns at the MAX_TASKS check instead of both counting the same snapshot.
+      await sql`
+        CREATE TABLE task_count (
+          singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+          n integer NOT NULL CHECK (n >= 0)
+        )`.execute(db);
+      await sql`INSERT INTO task_count (n) VALUES (0)`.execute(db);
+    },
+  },
+  '0002_task_owners': {
+    async up(db) {
+      // Tasks stored before there were owners were the one shared list: they stay the shared
+      // owner's (''), the list stdio and no-sign-in HTTP keep using. The default only serves that
+      // backfill; it is dropped after, so an insert that forgot the owner fails instead of landing
+      // in the shared list.
+      await sql`
+        ALTER TABLE tasks ADD COLUMN owner text NOT NULL DEFAULT ''
+          CHECK (char_length(owner) <= ${sql.lit(MAX_OWNER_LENGTH)})`.execute(db);
+      await sql`ALTER TABLE tasks ALTER COLUMN owner DROP DEFAULT`.execute(db);
+      await sql`CREATE INDEX tasks_owner_id ON tasks (owner, id)`.execute(db);
+      // MAX_TASKS is per owner now, so the one count row becomes one row per owner. An add upserts
+      // its owner's row under that row's lock, so two writers for one owner still take turns at the
+      // check, and writers for different owners no longer queue behind one row.
+      await sql`
+        CREATE TABLE task_owner_count (
+          owner text PRIMARY KEY CHECK (char_length(owner) <= ${sql.lit(MAX_OWNER_LENGTH)}),
+          n integer NOT NULL CHECK (n >= 0)
+        )`.execute(db);
+      await sql`
+        INSERT INTO task_owner_count (owner, n)
+        SELECT owner, count(*) FROM tasks GROUP BY owner`.execute(db);
+      await sql`DROP TABLE task_count`.execute(db);
+    },
+  },
+};
+
+/**
+ * Brings the schema up to date, or rejects with a {@link TaskMigrationError} whose `cause` is the
+ * driver's error (`isConnectionError` on it tells "try later" from "broken").
+ */
+export async function migrateTaskDatabase(
+  db: Kysely<TaskDatabase>,
+  redactedUrl: string,
+  migrations: Readonly<Record<string, Migration>> = TASK_MIGRATIONS,
+): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => ({ ...migrations }) },
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+  });
+  // Kysely's own lock lives in its bookkeeping tables, which the first replica must create: two
+  // replicas starting on an empty database both try, and Postgres logs the loser's duplicate-key
+  // error (kysely absorbs it). A session advisory lock, on a connection of its own, queues them first.
+  const { error, results = [] } = await db.connection().execute(async (session) => {
+    await sql`SELECT pg_advisory_lock(${MIGRATION_ADVISORY_LOCK})`.execute(session);
+    try {
+      return await migrator.migrateToLatest();
+    } finally {
+      await sql`SELECT pg_advisory_unlock(${MIGRATION_ADVISORY_LOCK})`
+        .execute(session)
+        .catch(() => undefined);
+    }
+  });
+  if (error === undefined) return;
+  const failed = results.find((result) => result.status === 'Error')?.migrationName;
+  const reason = error instanceof Error ? error.message : String(error);
+  throw new TaskMigrationError(
+    `DATABASE_URL=${redactedUrl}: the task database could not be migrated` +
+      `${failed ? ` (migration ${failed})` : ''}: ${reason}. ` +
+      'Check that Postgres is running and that this user may create tables there, or unset DATABASE_URL to keep tasks in DATA_DIR.',
+    { cause: error },
+  );
+}

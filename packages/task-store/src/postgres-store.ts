@@ -1,0 +1,227 @@
+/**
+ * @module postgres-store
+ * `openPostgresTaskStore()`: the {@link TaskStore} over Postgres (`DATABASE_URL`), through kysely
+ * on a `pg` pool, so several replicas share one task list. It behaves like `sqlite-store.ts` down
+ * to the strings: the same ids (never reused), order, timestamps, messages and answers for a
+ * missing id. Every write is one statement, so it is stored whole or not at all, and it is
+ * acknowledged only after Postgres has committed it. Every statement names the task's owner
+ * (store.ts), and the bound is per owner. Contract: `test-support/task-store-contract.ts`.
+ */
+import { Kysely, PostgresDialect, type Selectable, sql } from 'kysely';
+import type pg from 'pg';
+import { redactDatabaseUrl, TaskMigrationError } from './database-url.js';
+import type { Logger } from './logger.js';
+import { migrateTaskDatabase, type TaskDatabase } from './postgres-migrations.js';
+import { failedBeforeSending, isConnectionError, pingDatabase } from './postgres-pool.js';
+import {
+  checkOwner,
+  checkTitle,
+  isTaskId,
+  listFullError,
+  MAX_TASKS,
+  type Task,
+  TaskAddUncertainError,
+  type TaskStore,
+  TaskStoreUnavailableError,
+} from './store.js';
+
+const COLUMNS = ['id', 'title', 'done', 'created_at', 'completed_at'] as const;
+
+/**
+ * Operations that may be sent again after a lost connection: reads, and `complete`, which keeps
+ * the first completion time, so a second one changes nothing. Not add (a duplicate) nor delete (a
+ * second one would answer "no such task" for a task the first one deleted).
+ */
+const SAFE_TO_RESEND = new Set(['list', 'get', 'complete']);
+
+type Row = Pick<Selectable<TaskDatabase['tasks']>, (typeof COLUMNS)[number]>;
+
+export interface PostgresTaskStore extends TaskStore {
+  /** Resolves once Postgres answers a query: the readiness check. */
+  ping(): Promise<void>;
+}
+
+export interface PostgresTaskStoreOptions {
+  /** From `createTaskPool()`; the store owns it from here, and `close()` ends it. */
+  pool: pg.Pool;
+  logger: Logger;
+  /** Clock for `createdAt` and `completedAt`; tests pass a fixed one. */
+  now?: () => Date;
+  /** The per-owner list bound; only tests lower it, to reach it without 10,000 inserts. */
+  maxTasks?: number;
+}
+
+/**
+ * Migrates the schema (once across replicas; see postgres-migrations.ts) and returns the store.
+ * Rejects with a `TaskStoreUnavailableError` when Postgres cannot be reached, and with a
+ * `TaskMigrationError` naming DATABASE_URL (password redacted) when migrating fails otherwise.
+ */
+export async function openPostgresTaskStore({
+  pool,
+  logger,
+  now = () => new Date(),
+  maxTasks = MAX_TASKS,
+}: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
+  const db = new Kysely<TaskDatabase>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await db.destroy();
+  };
+  try {
+    await migrateTaskDatabase(db, redactDatabaseUrl(pool.options.connectionString ?? ''));
+  } catch (error) {
+    await close();
+    if (!isConnectionError(error)) throw error;
+    // The driver's own words are the useful part ("connect ECONNREFUSED 127.0.0.1:5432").
+    throw new TaskStoreUnavailableError({ cause: error instanceof TaskMigrationError ? error.cause : error });
+  }
+
+  /**
+   * A lost connection becomes the message the model can act on; anything else is a bug. An add
+   * whose connection broke after it was sent may have been committed, so it gets its own message.
+   */
+  const guard = async <T>(op: string, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (first) {
+      // A connection Postgres closed can go back to the pool before its socket reports the close,
+      // and be handed to the next query. Sent once more, it gets another connection.
+      if (!SAFE_TO_RESEND.has(op) || !isConnectionError(first)) return fail(op, first);
+      try {
+        return await run();
+      } catch (again) {
+        return fail(op, again);
+      }
+    }
+  };
+  const fail = (op: string, error: unknown): never => {
+    if (!isConnectionError(error)) throw error;
+    logger.warn({ err: error, op }, 'the task database is unreachable');
+    if (op === 'add' && !failedBeforeSending(error)) throw new TaskAddUncertainError({ cause: error });
+    throw new TaskStoreUnavailableError({ cause: error });
+  };
+  // Timestamps are made here, not by Postgres, so a test clock applies and they match SQLite's.
+  const timestamp = () => sql<Date>`${now().toISOString()}::timestamptz`;
+
+  return {
+    async add(owner, title) {
+      checkOwner(owner);
+      checkTitle(title);
+      const row = await guard('add', () =>
+        db
+          // Taking a slot and inserting is one statement: the owner's count row's lock makes
+          // concurrent adds for that owner take turns, and each re-checks the bound against the
+          // count the last one left. The first add of a new owner inserts the row; two such adds
+          // at once meet on the primary key, and the second becomes the update. A refused add
+          // inserts nothing, so it takes no id.
+          .with('slot', (qb) =>
+            qb
+              .insertInto('task_owner_count')
+              .values({ owner, n: 1 })
+              .onConflict((oc) =>
+                oc
+                  .column('owner')
+                  .doUpdateSet((eb) => ({ n: eb('task_owner_count.n', '+', 1) }))
+                  .where('task_owner_count.n', '<', maxTasks),
+              )
+              .returning('n'),
+          )
+          .insertInto('tasks')
+          .columns(['owner', 'title', 'created_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('slot')
+              .select([
+                sql<string>`${owner}::text`.as('owner'),
+                sql<string>`${title}::text`.as('title'),
+                timestamp().as('created_at'),
+              ]),
+          )
+          .returning(COLUMNS)
+          .executeTakeFirst(),
+      );
+      if (!row) throw listFullError(maxTasks);
+      return toTask(row);
+    },
+    async list(owner, status) {
+      checkOwner(owner);
+      const rows = await guard('list', () =>
+        db
+          .selectFrom('tasks')
+          .select(COLUMNS)
+          .where('owner', '=', owner)
+          .$if(status !== 'all', (qb) => qb.where('done', '=', status === 'done'))
+          .orderBy('id')
+          .execute(),
+      );
+      return rows.map(toTask);
+    },
+    async get(owner, id) {
+      checkOwner(owner);
+      if (!isTaskId(id)) return undefined;
+      const row = await guard('get', () =>
+        db
+          .selectFrom('tasks')
+          .select(COLUMNS)
+          .where('owner', '=', owner)
+          .where('id', '=', String(id))
+          .executeTakeFirst(),
+      );
+      return row && toTask(row);
+    },
+    async complete(owner, id) {
+      checkOwner(owner);
+      if (!isTaskId(id)) return undefined;
+      const row = await guard('complete', () =>
+        db
+          .updateTable('tasks')
+          // coalesce keeps the first completion time: a concurrent complete waits for the row
+          // lock, then sees the time the first one stored.
+          .set({ done: true, completed_at: sql<Date>`coalesce(completed_at, ${timestamp()})` })
+          .where('owner', '=', owner)
+          .where('id', '=', String(id))
+          .returning(COLUMNS)
+          .executeTakeFirst(),
+      );
+      return row && toTask(row);
+    },
+    async delete(owner, id) {
+      checkOwner(owner);
+      if (!isTaskId(id)) return undefined;
+      const row = await guard('delete', () =>
+        db
+          .with('gone', (qb) =>
+            qb.deleteFrom('tasks').where('owner', '=', owner).where('id', '=', String(id)).returning(COLUMNS),
+          )
+          // Runs even though nothing below reads it (Postgres runs every writing CTE); only a
+          // delete that found the task frees a slot, so a concurrent second delete frees none.
+          .with('freed', (qb) =>
+            qb
+              .updateTable('task_owner_count')
+              .set((eb) => ({ n: eb('n', '-', 1) }))
+              .where('owner', '=', owner)
+              .where(({ exists, selectFrom }) => exists(selectFrom('gone').select('id')))
+              .returning('n'),
+          )
+          .selectFrom('gone')
+          .selectAll()
+          .executeTakeFirst(),
+      );
+      return row && toTask(row);
+    },
+    ping: () => pingDatabase(pool),
+    close,
+  };
+}
+
+function toTask(row: Row): Task {
+  return {
+    id: Number(row.id),
+    title: row.title,
+    done: row.done,
+    createdAt: row.created_at.toISOString(),
+    completedAt: row.completed_at === null ? null : row.completed_at.toISOString(),
+  };
+}

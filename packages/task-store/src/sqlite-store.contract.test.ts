@@ -1,0 +1,48 @@
+/**
+ * @module sqlite-store.contract.test
+ * The shared task-store contract (`test-support/task-store-contract.ts`) against the SQLite
+ * adapter, each test on a new file in a temporary folder.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll } from 'vitest';
+import { MIGRATIONS, openTaskStore, TASKS_DB_FILE } from './sqlite-store.js';
+import { loadSqlite } from './sqlite-wasm.js';
+import { createSilentLogger } from './test-support/silent-logger.js';
+import { describeTaskStoreContract } from './test-support/task-store-contract.js';
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-contract-'));
+let dataDir = '';
+let databases = 0;
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describeTaskStoreContract('SQLite', {
+  async freshDatabase() {
+    databases += 1;
+    dataDir = path.join(root, `db-${databases}`);
+  },
+  async open(options) {
+    return openTaskStore({ dataDir, logger: createSilentLogger(), ...options });
+  },
+  async seedVersion1(tasks) {
+    // Written the way a server of schema version 1 wrote it: its one migration, then its rows.
+    fs.mkdirSync(dataDir, { recursive: true });
+    const db = new (loadSqlite().Database)(path.join(dataDir, TASKS_DB_FILE));
+    try {
+      db.exec(MIGRATIONS[0] ?? '');
+      db.exec('PRAGMA user_version = 1');
+      for (const [index, task] of tasks.entries()) {
+        const at = new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString();
+        db.run('INSERT INTO tasks (title, done, created_at, completed_at) VALUES (?, ?, ?, ?)', [
+          task.title,
+          task.done ? 1 : 0,
+          at,
+          task.done ? at : null,
+        ]);
+      }
+    } finally {
+      db.close();
+    }
+  },
+});

@@ -1,0 +1,199 @@
+/**
+ * @module sqlite-store
+ * `openTaskStore()`: the {@link TaskStore} over a SQLite file, `<dataDir>/tasks.db`, through
+ * `node-sqlite3-wasm`. Every write is one statement, so even kill -9 leaves a task either fully
+ * stored or absent. Stale-lock removal and busy retries live in `sqlite-lock.ts`; tests in
+ * `sqlite-store.test.ts`.
+ *
+ * Crash recovery is SQLite's own hot-journal rollback, which needs a small fix to the package:
+ * `patches/node-sqlite3-wasm@0.8.60.patch` (applied by pnpm through `patchedDependencies` in
+ * `pnpm-workspace.yaml`). The package's xCheckReservedLock answered "does `<file>.lock` exist?",
+ * but the package takes that same directory for every lock level, so a reader holding its own
+ * SHARED lock was told another connection held RESERVED. SQLite then treated a killed writer's
+ * journal as belonging to a live one, never rolled it back, and read its half-written pages as if
+ * committed. The patch answers "no" when this handle holds the lock itself, which is correct
+ * because the directory lock is exclusive. To report upstream (github.com/tndrle/node-sqlite3-wasm);
+ * drop the patch once a release fixes it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { BindValues, Database, SQLiteValue } from 'node-sqlite3-wasm';
+import type { Logger } from './logger.js';
+import { removeStaleLock, withBusyRetry } from './sqlite-lock.js';
+import { loadSqlite } from './sqlite-wasm.js';
+import {
+  checkOwner,
+  checkTitle,
+  isTaskId,
+  listFullError,
+  MAX_OWNER_LENGTH,
+  MAX_TASKS,
+  MAX_TITLE_LENGTH,
+  type Task,
+  type TaskStatusFilter,
+  type TaskStore,
+} from './store.js';
+
+/** Still exported from here for the callers that imported them before there were two adapters. */
+export { MAX_TASKS, MAX_TITLE_LENGTH };
+
+/** The database file's name inside `dataDir`. */
+export const TASKS_DB_FILE = 'tasks.db';
+
+/**
+ * Set on every open, because `synchronous` is per connection. A rollback journal with an fsync on
+ * every commit is what lets a committed task survive kill -9 or a power cut
+ * (`node-sqlite3-wasm` cannot do WAL).
+ */
+export const CONNECTION_PRAGMAS = 'PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL;';
+
+/**
+ * Migration N takes the schema from `user_version` N-1 to N. Append; never edit a shipped one.
+ * AUTOINCREMENT means an id is never reused, even after deletes, so an old id a model remembers
+ * can never hit a different task.
+ *
+ * 2 gives every task an owner (see store.ts). Tasks stored before there were owners were the one
+ * shared list, so they stay the shared owner's (`''`, the list stdio and no-sign-in HTTP use).
+ * Every statement names the owner, and the index makes each one a range of that owner's rows.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE tasks (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     title TEXT NOT NULL CHECK (length(title) BETWEEN 1 AND ${MAX_TITLE_LENGTH}),
+     done INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
+     created_at TEXT NOT NULL,
+     completed_at TEXT
+   )`,
+  `ALTER TABLE tasks ADD COLUMN owner TEXT NOT NULL DEFAULT '' CHECK (length(owner) <= ${MAX_OWNER_LENGTH});
+   CREATE INDEX tasks_owner_id ON tasks (owner, id);`,
+];
+
+const COLUMNS = 'id, title, done, created_at, completed_at';
+
+const SQL = {
+  // One statement checks the owner's bound and inserts, so two writers cannot both squeeze past it.
+  add: `INSERT INTO tasks (owner, title, created_at) SELECT :owner, :title, :now WHERE (SELECT count(*) FROM tasks WHERE owner = :owner) < :max RETURNING ${COLUMNS}`,
+  list: {
+    all: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? ORDER BY id`,
+    open: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND done = 0 ORDER BY id`,
+    done: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND done = 1 ORDER BY id`,
+  } satisfies Record<TaskStatusFilter, string>,
+  get: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND id = ?`,
+  // coalesce keeps the first completion time, so completing twice changes nothing.
+  complete: `UPDATE tasks SET done = 1, completed_at = coalesce(completed_at, ?) WHERE owner = ? AND id = ? RETURNING ${COLUMNS}`,
+  delete: `DELETE FROM tasks WHERE owner = ? AND id = ? RETURNING ${COLUMNS}`,
+} as const;
+
+export interface TaskStoreOptions {
+  /** Created if missing; the database is `<dataDir>/tasks.db`. */
+  dataDir: string;
+  logger: Logger;
+  /** Clock for `createdAt` and `completedAt`; tests pass a fixed one. */
+  now?: () => Date;
+  /** The per-owner list bound; only tests lower it, to reach it without 10,000 inserts. */
+  maxTasks?: number;
+}
+
+/**
+ * Opens (creating and migrating if needed) the task database. Call `close()` when done. Opening
+ * and every call are synchronous underneath; the methods are async only to share the
+ * {@link TaskStore} shape with Postgres, and run their statement before they return.
+ */
+export function openTaskStore({
+  dataDir,
+  logger,
+  now = () => new Date(),
+  maxTasks = MAX_TASKS,
+}: TaskStoreOptions): TaskStore {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, TASKS_DB_FILE);
+  // Before the first access: a crash may have left a lock that makes every access busy. Once it is
+  // gone, the first read rolls back the dead writer's journal (SQLite's own recovery; see above).
+  removeStaleLock(file, logger);
+  const sqlite = loadSqlite();
+  const db = new sqlite.Database(file);
+  const retry = <T>(op: () => T): T => withBusyRetry(file, logger, op);
+  try {
+    retry(() => db.exec(CONNECTION_PRAGMAS));
+    retry(() => migrate(db));
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+
+  const one = (sql: string, values: BindValues): Task | undefined => {
+    const row = retry(() => db.get(sql, values)) as Row | null;
+    return row ? toTask(row) : undefined;
+  };
+
+  return {
+    async add(owner, title) {
+      checkOwner(owner);
+      checkTitle(title);
+      const task = one(SQL.add, {
+        ':owner': owner,
+        ':title': title,
+        ':now': now().toISOString(),
+        ':max': maxTasks,
+      });
+      if (!task) throw listFullError(maxTasks);
+      return task;
+    },
+    async list(owner, status) {
+      checkOwner(owner);
+      return (retry(() => db.all(SQL.list[status], [owner])) as Row[]).map(toTask);
+    },
+    async get(owner, id) {
+      checkOwner(owner);
+      return isTaskId(id) ? one(SQL.get, [owner, id]) : undefined;
+    },
+    async complete(owner, id) {
+      checkOwner(owner);
+      return isTaskId(id) ? one(SQL.complete, [now().toISOString(), owner, id]) : undefined;
+    },
+    async delete(owner, id) {
+      checkOwner(owner);
+      return isTaskId(id) ? one(SQL.delete, [owner, id]) : undefined;
+    },
+    async close() {
+      if (db.isOpen) db.close();
+    },
+  };
+}
+
+type Row = Record<string, SQLiteValue>;
+
+/** Brings the schema up to date in one transaction, so a crash mid-migration changes nothing. */
+function migrate(db: Database): void {
+  // IMMEDIATE takes the write lock before reading the version, so two servers cannot both migrate.
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const version = Number((db.get('PRAGMA user_version') as Row | null)?.user_version ?? 0);
+    if (version > MIGRATIONS.length) {
+      throw new Error(
+        `${TASKS_DB_FILE} has schema version ${version}, but this server only knows up to ${MIGRATIONS.length}. ` +
+          'Upgrade the server, or point DATA_DIR at another directory.',
+      );
+    }
+    // An up-to-date file is only read: no write and no fsync on every start.
+    if (version < MIGRATIONS.length) {
+      for (const migration of MIGRATIONS.slice(version)) db.exec(migration);
+      // PRAGMA cannot take bound parameters; the value is a number from this file, never input.
+      db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
+    }
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+function toTask(row: Row): Task {
+  return {
+    id: Number(row.id),
+    title: String(row.title),
+    done: row.done === 1,
+    createdAt: String(row.created_at),
+    completedAt: row.completed_at === null ? null : String(row.completed_at),
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * Who may import whom, as the house is laid out (ADR 016): the catalogue's source imports no hosting
+ * library; the host and the task store import no catalogue, and not each other. Read from the files as
+ * text, tests included for the libraries (a host test that imports the catalogue would prove nothing).
+ * Checked by `package-boundaries.test.mjs`, which `node --test scripts/lib/` runs in CI.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The catalogue's source may not name these: they are the host's and the task store's business. */
+export const HOSTING_LIBRARIES = [
+  'express',
+  'express-rate-limit',
+  '@modelcontextprotocol/node',
+  '@modelcontextprotocol/express',
+  'pg',
+  'kysely',
+  'node-sqlite3-wasm',
+  'jose',
+  '@opentelemetry/*',
+  'node:http',
+  'node:https',
+  'pino',
+];
+
+/** The catalogue's source, tests and test support left out, stays small enough to read in a sitting. */
+export const MAX_CATALOGUE_LINES = 6_000;
+
+/**
+ * Each rule: a package folder, which of its files count, and what they may not import. `manifest`
+ * also keeps the names out of its package.json.
+ */
+export const RULES = [
+  {
+    dir: 'services/mcp-server',
+    files: { roots: ['src'], tests: false },
+    forbidden: HOSTING_LIBRARIES,
+  },
+  {
+    dir: 'packages/mcp-host',
+    files: { roots: ['src', 'examples'], tests: true },
+    forbidden: ['@mcp-workshop/mcp-server', '@mcp-workshop/task-store'],
+    manifest: true,
+  },
+  {
+    dir: 'packages/task-store',
+    files: { roots: ['src'], tests: true },
+    forbidden: ['@mcp-workshop/mcp-server', '@mcp-workshop/mcp-host'],
+    manifest: true,
+  },
+];
+
+/** Every module specifier a text imports or re-exports, statically or with `import()`. */
+export function specifiersIn(text) {
+  const found = text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g);
+  return [...found].map((match) => match[1]);
+}
+
+/** Whether `specifier` is `name` or one of its subpaths; a name ending in `/*` is a whole scope. */
+export function names(specifier, name) {
+  if (name.endsWith('/*')) return specifier.startsWith(name.slice(0, -1));
+  return specifier === name || specifier.startsWith(`${name}/`);
+}
+
+/** The source files of a rule, below `root`. */
+export function filesOf(root, rule) {
+  const walk = (dir) =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name === 'node_modules' || entry.name === 'dist') return [];
+        if (!rule.files.tests && entry.name === 'test-support') return [];
+        return walk(full);
+      }
+      if (!/\.(ts|mts|mjs|js)$/.test(entry.name)) return [];
+      if (!rule.files.tests && /\.test\.[a-z]+$/.test(entry.name)) return [];
+      return [full];
+    });
+  return rule.files.roots
+    .map((name) => path.join(root, rule.dir, name))
+    .filter((dir) => fs.existsSync(dir))
+    .flatMap(walk);
+}
+
+/** Every import a rule forbids, as `file: specifier`, and every forbidden name its package.json lists. */
+export function breaches(root, rule) {
+  const found = filesOf(root, rule).flatMap((file) =>
+    specifiersIn(fs.readFileSync(file, 'utf8'))
+      .filter((specifier) => rule.forbidden.some((name) => names(specifier, name)))
+      .map((specifier) => `${path.relative(root, file)}: ${specifier}`),
+  );
+  if (rule.manifest) {
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, rule.dir, 'package.json'), 'utf8'));
+    const listed = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'].flatMap(
+      (field) => Object.keys(manifest[field] ?? {}),
+    );
+    for (const name of listed.filter((dep) => rule.forbidden.some((forbidden) => names(dep, forbidden))))
+      found.push(`${rule.dir}/package.json: ${name}`);
+  }
+  return found;
+}
+
+/** Lines of the catalogue's source, as the rule for it counts files. */
+export function catalogueLines(root) {
+  const rule = RULES.find((candidate) => candidate.dir === 'services/mcp-server');
+  return filesOf(root, rule).reduce(
+    (sum, file) => sum + fs.readFileSync(file, 'utf8').split('\n').length - 1,
+    0,
+  );
+}

@@ -1,0 +1,79 @@
+// Tests of scripts/lib/package-boundaries.mjs, and the check itself over the repository; run with `node --test scripts/lib/`.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import {
+  breaches,
+  catalogueLines,
+  MAX_CATALOGUE_LINES,
+  names,
+  RULES,
+  specifiersIn,
+} from './package-boundaries.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+describe('specifiersIn and names', () => {
+  it('finds static, type-only, re-exported, dynamic and bare imports', () => {
+    const text = [
+      "import express from 'express';",
+      "import type { Pool } from 'pg';",
+      "export { trace } from '@opentelemetry/api';",
+      "const http = await import('node:http');",
+      "import 'jose';",
+    ].join('\n');
+    assert.deepEqual(specifiersIn(text), ['express', 'pg', '@opentelemetry/api', 'node:http', 'jose']);
+  });
+
+  it('matches a name, its subpaths and a whole scope, and nothing that merely starts alike', () => {
+    assert.equal(names('@mcp-workshop/mcp-host/caller', '@mcp-workshop/mcp-host'), true);
+    assert.equal(names('@opentelemetry/sdk-trace-base', '@opentelemetry/*'), true);
+    assert.equal(names('pgp', 'pg'), false);
+    assert.equal(names('@mcp-workshop/mcp-hosting', '@mcp-workshop/mcp-host'), false);
+  });
+});
+
+describe('breaches', () => {
+  it('reports a forbidden import and a forbidden dependency, and lets the rest through', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'boundaries-'));
+    try {
+      const dir = path.join(root, 'packages/mcp-host/src');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'a.ts'), "import { tools } from '@mcp-workshop/mcp-server';\n");
+      fs.writeFileSync(
+        path.join(dir, 'b.test.ts'),
+        "import { x } from '@mcp-workshop/task-store/postgres';\n",
+      );
+      fs.writeFileSync(path.join(dir, 'c.ts'), "import express from 'express';\n");
+      fs.writeFileSync(
+        path.join(root, 'packages/mcp-host/package.json'),
+        JSON.stringify({ devDependencies: { '@mcp-workshop/mcp-server': 'workspace:*', zod: '4' } }),
+      );
+      const rule = RULES.find((candidate) => candidate.dir === 'packages/mcp-host');
+      assert.deepEqual(breaches(root, rule).sort(), [
+        'packages/mcp-host/package.json: @mcp-workshop/mcp-server',
+        'packages/mcp-host/src/a.ts: @mcp-workshop/mcp-server',
+        'packages/mcp-host/src/b.test.ts: @mcp-workshop/task-store/postgres',
+      ]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('this repository', () => {
+  for (const rule of RULES) {
+    it(`${rule.dir} imports none of ${rule.forbidden.length} forbidden packages`, () => {
+      assert.deepEqual(breaches(ROOT, rule), []);
+    });
+  }
+
+  it(`the catalogue's source holds at most ${MAX_CATALOGUE_LINES} lines`, () => {
+    const lines = catalogueLines(ROOT);
+    assert.ok(lines <= MAX_CATALOGUE_LINES, `${lines} lines`);
+    assert.ok(lines > 1_000, `${lines} lines: the count missed the tools`);
+  });
+});

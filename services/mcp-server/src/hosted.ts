@@ -1,0 +1,31 @@
+/**
+ * @module hosted
+ * What this catalogue hands a host (`@mcp-workshop/mcp-host`): how to build a server, its name,
+ * its change feed for 2026-07-28 listen streams, its readiness, and the scopes its tools, prompts
+ * and resources need. `index.ts`, `local-server.ts` and the HTTP tests all hand over the same.
+ */
+import type { AppOptions, ScopePolicy } from '@mcp-workshop/mcp-host';
+import type { ServerDeps } from './deps.js';
+import { prompts } from './prompts/index.js';
+import { publishTaskChanges } from './resources/publish.js';
+import { scopePolicy } from './scopes.js';
+import { createMcpServer, type McpServerOptions } from './server.js';
+import { tools } from './tools/index.js';
+import { SERVER_NAME, SERVER_VERSION } from './version.js';
+
+export type HostedCatalogue = Pick<AppOptions, 'buildServer' | 'info' | 'publishEvents' | 'checkReady'>;
+
+export function hostedCatalogue(deps: ServerDeps, options: McpServerOptions = {}): HostedCatalogue {
+  return {
+    buildServer: () => createMcpServer(deps, options),
+    info: { name: SERVER_NAME, version: SERVER_VERSION },
+    // Notifications come from the same emitter the task store announces on.
+    publishEvents: (bus) => publishTaskChanges(deps.taskEvents, bus),
+    checkReady: deps.checkReady,
+  };
+}
+
+/** Each tool and prompt says in its own file which scopes it needs; `tasks://` needs `tasks:read`. */
+export function cataloguePolicy(): ScopePolicy {
+  return scopePolicy(tools, prompts);
+}
