@@ -8,8 +8,10 @@ export default defineConfig(({ mode }) => ({
   test: {
     // The exercises' checks, and the tests of what runs them.
     include: ['*/check.test.ts', 'test-support/*.test.ts'],
-    testTimeout: 10_000,
-    hookTimeout: 10_000,
+    // Generous: CI runs every package's tests at once on two cores, and a check starts a server
+    // or tsc. A hang still fails; a slow machine does not.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     env: mode === 'solution' ? { EXERCISE_FROM: 'solution' } : {},
   },
 }));

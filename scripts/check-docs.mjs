@@ -20,6 +20,9 @@
  *        scratch[=NAME] runs in a throwaway copy of the repo (scripts/lib/scratch-copy.mjs), for
  *                       commands that write files; blocks with the same NAME share one copy, in
  *                       document order (e.g. `pnpm new-tool x`, then a later block tests it)
+ *        stack          runs with the stack `pnpm start` runs up, on its ports, from the built
+ *                       services and an empty DATA_DIR (scripts/lib/doc-stack.mjs), for commands
+ *                       written "with `pnpm start` running"; it fails when those ports are taken
  *   5. quoted outputs: a block ```text output-of=NAME (anywhere in the docs, usually under
  *      "Expected output") is what block NAME prints, stdout and stderr as a terminal shows them
  *      (```text output-of=NAME stdout: stdout only, e.g. for JSON that is meant for a pipe).
@@ -40,8 +43,16 @@
  *        answer: Here is what calculate returned for expression "6 * 7": result 42, …
  *        ```
  *
- *   node scripts/check-docs.mjs               all five checks (builds the server first, via turbo's cache)
- *   node scripts/check-docs.mjs --skip-run    checks 1-3, and that ids and output-of markers pair up
+ *   6. unchecked outputs: every block that shows a program's output (```text, ```console, no
+ *      language, or any block after "It prints:", "Expected output"…) says how it is kept true:
+ *      `output-of=NAME` (5. above), or on a line above its fence `<!-- checked-by: TEST -->` (a test
+ *      that exists, names the doc and asserts the same text) or `<!-- illustrative: WHY -->` (why
+ *      nothing can rerun it: Docker, a running stack, a real model…). scripts/lib/doc-claims.mjs;
+ *   7. goal claims: no doc says a goal "is met" or has a "met" column: a bench marks goals for one
+ *      run, so the docs quote figures and the date of the run (scripts/lib/doc-claims.mjs).
+ *
+ *   node scripts/check-docs.mjs               all seven checks (builds the server first, via turbo's cache)
+ *   node scripts/check-docs.mjs --skip-run    checks 1-3, 6 and 7, and that ids and output-of markers pair up
  *   node scripts/check-docs.mjs --only NAME   runs only runnable block NAME (or all of a file, or
  *                                             file:line), and the blocks before it in its scratch
  *                                             copy; repeatable
@@ -58,6 +69,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { goalClaims, markerProblem, outputBlockMarker } from './lib/doc-claims.mjs';
+import { startStack } from './lib/doc-stack.mjs';
 import { compareOutput } from './lib/expected-output.mjs';
 import { makeScratchCopy, removeScratchCopy } from './lib/scratch-copy.mjs';
 
@@ -120,6 +133,8 @@ async function main() {
   const scripts = checkScripts(docs);
   const tools = await checkToolNames(docs);
   const markers = checkOutputMarkers(docs);
+  const quoted = checkQuotedOutputs(docs);
+  const claims = checkGoalClaims(docs);
   const runnable = values['skip-run']
     ? undefined
     : await runBlocks(docs, markers, { only: values.only, update: values.update });
@@ -145,6 +160,11 @@ async function main() {
           (values.update ? `, ${runnable.updated} rewritten (--update)` : '')
       : '  outputs   not compared (--skip-run)',
   );
+  console.log(
+    `  quoted    ${quoted.checked} output blocks: ${quoted.compared} compared, ${quoted.tested} held by a test, ` +
+      `${quoted.illustrative} illustrative, ${count('quoted')} unmarked`,
+  );
+  console.log(`  claims    ${claims.checked} prose lines read, ${count('claims')} goals called met`);
   if (problems.length > 0) {
     console.error(`\n${problems.length} problem(s):`);
     for (const p of problems) console.error(`${p.file}:${p.line}: ${p.message}`);
@@ -200,7 +220,7 @@ function parseMarkdown(file) {
     }
   });
   if (block) blocks.push(block); // unterminated: runs to the end of the file, as GitHub renders it
-  return { prose, blocks };
+  return { prose, blocks, lines };
 }
 
 /** A block's content as written, less the fence's indentation (a block inside a list item). */
@@ -468,11 +488,21 @@ function exerciseNames() {
   return names;
 }
 
-/** Tool and prompt names from the built server (turbo rebuilds it only when its sources changed). */
+/** Tool and prompt names from the built server (turbo rebuilds only what changed). */
 async function serverNames() {
   execFileSync(
     'pnpm',
-    ['exec', 'turbo', 'run', 'build', '--filter=@mcp-workshop/mcp-server', '--output-logs=errors-only'],
+    // The agent and the demo model too: the `stack` blocks start all three from their dist folders.
+    [
+      'exec',
+      'turbo',
+      'run',
+      'build',
+      '--filter=@mcp-workshop/mcp-server',
+      '--filter=@mcp-workshop/agent',
+      '--filter=@mcp-workshop/demo-model',
+      '--output-logs=errors-only',
+    ],
     {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -561,6 +591,46 @@ function checkOutputMarkers(docs) {
   return { byId, quotes };
 }
 
+/**
+ * 6. Every block that quotes a program's output carries `output-of=NAME`, `<!-- checked-by: PATH -->`
+ * or `<!-- illustrative: REASON -->` (scripts/lib/doc-claims.mjs says which blocks are output).
+ */
+function checkQuotedOutputs(docs) {
+  const tally = { checked: 0, compared: 0, tested: 0, illustrative: 0 };
+  // A test named by checked-by must be a file of this repository.
+  const inRepo = (file) => path.resolve(ROOT, file).startsWith(`${ROOT}${path.sep}`);
+  const io = {
+    exists: (file) =>
+      inRepo(file) && fs.statSync(path.join(ROOT, file), { throwIfNoEntry: false })?.isFile() === true,
+    read: (file) => fs.readFileSync(path.join(ROOT, file), 'utf8'),
+  };
+  for (const [file, { blocks, lines }] of docs) {
+    for (const block of blocks) {
+      if (isRunnable(block)) continue;
+      const above = lines.slice(0, block.line - 1).map((text) => ({ text }));
+      const result = outputBlockMarker(block, above);
+      if (!result.output) continue;
+      tally.checked++;
+      if (result.marker === 'output-of') tally.compared++;
+      else if (result.marker === 'checked-by') tally.tested++;
+      else if (result.marker === 'illustrative') tally.illustrative++;
+      const why = markerProblem(result, file, io);
+      if (why) problem('quoted', file, block.line, why);
+    }
+  }
+  return tally;
+}
+
+/** 7. No doc says a goal is met: figures and the date of their run instead (scripts/lib/doc-claims.mjs). */
+function checkGoalClaims(docs) {
+  let checked = 0;
+  for (const [file, { prose }] of docs) {
+    checked += prose.length;
+    for (const { line, message } of goalClaims(prose)) problem('claims', file, line, message);
+  }
+  return { checked };
+}
+
 async function runBlocks(docs, markers, { only = [], update = false }) {
   const all = [];
   const wanted = new Set();
@@ -594,9 +664,25 @@ async function runBlocks(docs, markers, { only = [], update = false }) {
   const scratch = new Map();
   const updates = [];
   let compared = 0;
+  // The `pnpm start` stack lives across a run of consecutive `stack` blocks, and is stopped before
+  // any other block: `pnpm ask` and `pnpm demo` must find nothing on its ports.
+  let stack;
+  const needsStack = (entry) => blockOption(entry.block, 'stack') === true;
   try {
     for (const [index, entry] of selected.entries()) {
       const { file, block, id } = entry;
+      if (stack && !needsStack(entry)) {
+        stack.stop();
+        stack = undefined;
+      }
+      if (needsStack(entry) && !stack) {
+        try {
+          stack = await startStack(ROOT);
+        } catch (error) {
+          problem('runnable', file, block.line, `stack: ${error.message}`);
+          continue;
+        }
+      }
       const name = scratchName(entry);
       if (name !== undefined && !scratch.has(name)) scratch.set(name, makeScratchCopy(ROOT));
       const cwd = name === undefined ? ROOT : scratch.get(name);
@@ -651,6 +737,7 @@ async function runBlocks(docs, markers, { only = [], update = false }) {
     }
   } finally {
     for (const dir of scratch.values()) removeScratchCopy(dir);
+    stack?.stop();
   }
   for (const { quote } of updates) console.log(`updated   ${quote.file}:${quote.block.line}`);
   writeUpdates(updates);

@@ -2,7 +2,9 @@
 /**
  * `pnpm new-tool <snake_name>`: scaffolds a tool in services/mcp-server/src/tools from
  * `scripts/templates/tool.ts.tmpl` and `tool.test.ts.tmpl`, and registers it in `tools/index.ts`,
- * so the result passes `pnpm lint`, `pnpm typecheck` and `pnpm test` before you change a line.
+ * so the result passes `pnpm lint`, `pnpm typecheck` and `pnpm test` before you change a line, CI
+ * included: `server-lists.test.ts` checks a tool its snapshot does not know by its shape, not its
+ * bytes. `scripts/lib/new-tool.test.mjs` scaffolds one in a scratch copy and runs those tests.
  *
  *   pnpm new-tool echo_text            writes tools/echo-text.ts, tools/echo-text.test.ts, edits tools/index.ts
  *   pnpm new-tool echo_text --dry-run  prints what it would do and writes nothing
@@ -93,7 +95,8 @@ Next steps:
   2. Edit its test beside it, then: pnpm --filter @mcp-workshop/mcp-server exec vitest run ${file}
   3. Try it: pnpm start, then
      curl -s -X POST http://127.0.0.1:3000/tools/${name} -H 'content-type: application/json' -d '{"text":"hello"}'
-  4. Before you push: pnpm lint && pnpm typecheck && pnpm test`);
+  4. Before you push: pnpm lint && pnpm typecheck && pnpm test
+     (server-lists.test.ts checks how tools/list shows ${name}: its file, description, schemas, annotations)`);
 }
 
 /** Thrown for anything the person running the script can fix: printed without a stack. */

@@ -5,85 +5,68 @@
  *   - the MCP server on http://127.0.0.1:3000/mcp, with MCP_AUTH_ISSUER and MCP_RESOURCE_URL set;
  *   - the offline demo model on :3002, and the agent's web chat and API on :3001, signed in as
  *     `workshop-agent` with the client-credentials grant.
- * Your environment passes through, so a variable you set wins (e.g. OPENAI_API_KEY). Ctrl-C stops all.
+ * AUTH_PORT, PORT, DEMO_MODEL_PORT and AGENT_PORT move a service, and every URL that reaches it
+ * follows (scripts/lib/secure-stack.mjs plans it). A port in use stops it before anything starts.
+ * The rest of your environment passes through (e.g. OPENAI_API_KEY). Ctrl-C stops all.
  * doc/security.md explains each step.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stopChild } from './lib/processes.mjs';
+import {
+  banner,
+  busyPorts,
+  busyPortsMessage,
+  PlanError,
+  planSecureStack,
+  serviceEnv,
+} from './lib/secure-stack.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ISSUER = 'http://127.0.0.1:3003';
-const RESOURCE = 'http://127.0.0.1:3000/mcp';
-const READY_TIMEOUT_MS = 20_000;
+/** The agent signs in and connects after the others: a cold machine needs more than a few seconds. */
+const READY_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 5_000;
 
-const SERVICES = [
-  {
-    name: 'auth-server',
-    entry: 'services/auth-server/dist/index.js',
-    health: `${ISSUER}/health`,
-    env: { AUTH_HOST: '127.0.0.1', AUTH_PORT: '3003', AUTH_ISSUER: ISSUER, MCP_RESOURCE_URL: RESOURCE },
-  },
-  {
-    name: 'mcp-server',
-    entry: 'services/mcp-server/dist/index.js',
-    health: 'http://127.0.0.1:3000/health',
-    env: { HOST: '127.0.0.1', PORT: '3000', MCP_AUTH_ISSUER: ISSUER, MCP_RESOURCE_URL: RESOURCE },
-  },
-  {
-    name: 'demo-model',
-    entry: 'services/demo-model/dist/index.js',
-    health: 'http://127.0.0.1:3002/health',
-    env: { DEMO_MODEL_HOST: '127.0.0.1', DEMO_MODEL_PORT: '3002' },
-  },
-  {
-    name: 'agent',
-    entry: 'services/agent/dist/index.js',
-    health: 'http://127.0.0.1:3001/health',
-    env: {
-      MCP_SERVER_URL: RESOURCE,
-      DEMO_MODEL_URL: 'http://127.0.0.1:3002/v1',
-      MCP_OAUTH_CLIENT_ID: 'workshop-agent',
-      MCP_OAUTH_CLIENT_SECRET: 'workshop-agent-secret',
-      MCP_OAUTH_ISSUER: ISSUER,
-    },
-  },
-];
-
 const running = [];
+let stopping = false;
 
-function start({ name, entry, env }) {
-  // Our settings first, then yours: a variable you exported wins.
-  const child = spawn(process.execPath, [path.join(ROOT, entry)], {
-    env: { ...env, ...process.env },
+function start(service) {
+  const child = spawn(process.execPath, [path.join(ROOT, service.entry)], {
+    env: serviceEnv(service, process.env),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  running.push({ name, child, exited });
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const entry = { ...service, child, exited };
+  running.push(entry);
   exited.then((code) => {
     if (!stopping) {
-      console.error(`${name} exited (${code ?? 'signal'}); stopping the others.`);
+      console.error(`${service.name} exited (${code}); stopping the others.`);
       void stopAll(1);
     }
   });
+  return entry;
 }
 
-async function waitFor(url) {
+/** Resolves when the service's own health URL answers 2xx; rejects if it exits first or in time. */
+async function waitFor({ name, health, exited }) {
+  let gone = false;
+  exited.then(() => {
+    gone = true;
+  });
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    const ok = await fetch(url, { signal: AbortSignal.timeout(1_000) }).then(
+    if (gone) throw new Error(`${name} exited before it answered on ${health}`);
+    const ok = await fetch(health, { signal: AbortSignal.timeout(1_000) }).then(
       (response) => response.ok,
       () => false,
     );
-    if (ok) return;
+    if (ok && !gone) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`${url} did not answer within ${READY_TIMEOUT_MS / 1000} s`);
+  throw new Error(`${name} did not answer on ${health} within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
-let stopping = false;
 async function stopAll(code) {
   if (stopping) return;
   stopping = true;
@@ -94,23 +77,28 @@ async function stopAll(code) {
 process.once('SIGINT', () => void stopAll(0));
 process.once('SIGTERM', () => void stopAll(0));
 
+let plan;
 try {
-  // The MCP server discovers the issuer at start-up, so the authorization server comes first.
-  const [auth, ...rest] = SERVICES;
-  start(auth);
-  await waitFor(auth.health);
-  for (const service of rest) start(service);
-  await Promise.all(rest.map((service) => waitFor(service.health)));
-  // With AGENT_API_TOKEN exported the bare URL only shows "needs the link": point at the link instead.
-  const chat = process.env.AGENT_API_TOKEN
-    ? 'the one-time link the agent printed above (http://127.0.0.1:3001/?token=…)'
-    : 'http://127.0.0.1:3001';
-  console.log(`
-Sign-in is on. Open ${chat} for the chat (the agent is signed in as workshop-agent).
-  authorization server  ${ISSUER}   (users: demo / demo; clients in services/auth-server/README.md)
-  MCP server            ${RESOURCE}   (metadata: http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp)
-Ctrl-C stops everything.`);
+  plan = planSecureStack(process.env);
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
+  if (!(error instanceof PlanError)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}
+const busy = await busyPorts(plan);
+if (busy.length > 0) {
+  console.error(busyPortsMessage(plan, busy));
+  process.exit(2);
+}
+
+try {
+  // The MCP server waits for its issuer, but starting the issuer first keeps the logs in order.
+  const [auth, ...rest] = plan.services;
+  await waitFor(start(auth));
+  const started = rest.map(start);
+  await Promise.all(started.map(waitFor));
+  if (!stopping) console.log(banner(plan, process.env));
+} catch (error) {
+  if (!stopping) console.error(error instanceof Error ? error.message : error);
   await stopAll(1);
 }

@@ -11,8 +11,11 @@ const EXERCISES = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSCONFIG = join(EXERCISES, 'tsconfig.json');
 const BROKEN = join(EXERCISES, 'test-support', 'fixtures', 'does-not-compile.ts');
 const SOLUTION = join(EXERCISES, '.solutions', '01-random-fact', 'get-random-fact.ts');
-/** Building a program loads zod's and the SDK's types: seconds, not the default 10 s budget's worth. */
-const COMPILE_MS = 30_000;
+/**
+ * Building a program loads zod's and the SDK's types: seconds alone, but CI compiles it while every
+ * other package's tests run on the same two cores, so the bound only catches a hang.
+ */
+const COMPILE_MS = 90_000;
 
 describe('typecheckFiles', () => {
   it(

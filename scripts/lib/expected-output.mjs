@@ -6,7 +6,8 @@
  *   - blank lines, trailing spaces and ANSI colour codes;
  *   - lines pnpm and turbo print around a script ({@link DROPPED_LINES}), which the docs leave out;
  *   - volatile values, replaced on both sides by a placeholder ({@link VOLATILE_RULES}): times,
- *     durations, dates, ids, ports, process ids, temp paths, and the offline weather's numbers;
+ *     durations, dates, ids, ports, process ids, temp paths, rate-limit resets, and the offline
+ *     weather's numbers;
  *   - in the quoted block, a line that is only `…` (or `...`) stands for any number of lines, and
  *     a `…` inside a line for any text (`{"place":{"name":"Oslo", …` cuts a long line).
  */
@@ -50,6 +51,12 @@ export const VOLATILE_RULES = [
   ['process ids', /\b(process |"pid"\s*:\s*)\d+/g, '$1<pid>'],
   ['epoch times', /(?<![\d.])1\d{9}(?:\d{3})?(?![\d.])/g, '<epoch>'],
   ['timing fields', /("(?:durationMs|elapsedMs|uptimeSeconds)"\s*:\s*)\d+(?:\.\d+)?/g, '$1<n>'],
+  // The seconds until a rate-limit window resets: 60 or 59, depending on when the call landed.
+  [
+    'rate-limit resets',
+    /(\bRetry-After:\s*|\bRateLimit:[^\n]*?;\s*t=|\\?"retryAfterSeconds\\?"\s*:\s*)\d+/gi,
+    '$1<n>',
+  ],
   ['durations', /(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s)\b/g, '<duration>'],
   ['temperature ranges', new RegExp(`${NUMBER} to ${NUMBER} ?°C`, 'g'), '<n> to <n> °C'],
   ['temperatures', new RegExp(`${NUMBER} ?°C`, 'g'), '<n> °C'],

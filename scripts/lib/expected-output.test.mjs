@@ -163,6 +163,23 @@ describe('normalise', () => {
     );
   });
 
+  it("reads a rate limit's seconds to its reset as volatile, and keeps its quota and window", () => {
+    const quoted = [
+      'RateLimit: "3-in-1min"; r=0; t=60',
+      'RateLimit-Policy: "3-in-1min"; q=3; w=60',
+      'Retry-After: 60',
+      '{"error":{"message":"Retry in 60 s.","data":{"retryAfterSeconds":60}}}',
+    ].join('\n');
+    const real = quoted
+      .replace('t=60', 't=59')
+      .replace('After: 60', 'After: 59')
+      .replace(/60\b(?=[ }])/g, '59');
+    assert.ok(compareOutput(quoted, real).ok, compareOutput(quoted, real).diff);
+    assert.equal(compareOutput(quoted, quoted.replace('q=3', 'q=4')).ok, false);
+    assert.equal(compareOutput(quoted, quoted.replace('w=60', 'w=30')).ok, false);
+    assert.equal(compareOutput(quoted, quoted.replace('r=0', 'r=1')).ok, false);
+  });
+
   it('keeps the values that are content: results, counts, tool names', () => {
     const line = '{"expression":"6 * 7","result":42,"formatted":"42"} (5 tests) count 3';
     assert.equal(normalise(line), line);

@@ -23,6 +23,8 @@ import { median } from './load.js';
 import { freePort } from './targets.js';
 
 const QUESTION = 'What is 2 + 3?';
+/** Questions asked before the timed ones, so the JIT and the connections are warm. */
+export const AGENT_WARM_UP = 20;
 
 export interface AgentOverhead {
   iterations: number;
@@ -79,7 +81,7 @@ export async function measureAgentOverhead(iterations: number): Promise<AgentOve
   await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl)));
   try {
     // Warm-up, and the two model requests of one round trip, recorded.
-    for (let i = 0; i < 20; i++) await runtime.agent.ask(QUESTION);
+    for (let i = 0; i < AGENT_WARM_UP; i++) await runtime.agent.ask(QUESTION);
     const [first, second] = model.bodies.slice(-2);
     if (!first || !second) throw new Error('the agent made fewer than two model requests');
     const replay = (body: string) =>

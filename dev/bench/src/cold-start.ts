@@ -21,7 +21,8 @@ interface ColdStartCase {
   modern?: boolean;
 }
 
-const CASES: readonly ColdStartCase[] = [
+/** The spawns of one repeat; exported for the bench plan's duration (plan-duration.ts). */
+export const COLD_START_CASES: readonly ColdStartCase[] = [
   { id: 'raw', label: 'raw node:http, first answer', kind: 'raw' },
   { id: 'sdk-v1', label: 'official SDK v1, initialize', kind: 'sdk-v1' },
   { id: 'everything', label: 'server-everything, initialize', kind: 'everything' },
@@ -50,7 +51,7 @@ async function once(item: ColdStartCase): Promise<number> {
 
 export async function measureColdStart(repeats: number): Promise<ColdStartRow[]> {
   const rows: ColdStartRow[] = [];
-  for (const item of CASES) {
+  for (const item of COLD_START_CASES) {
     const times: number[] = [];
     for (let i = 0; i < repeats; i++) times.push(await once(item));
     rows.push({ id: item.id, label: item.label, ms: median(times) });

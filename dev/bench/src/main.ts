@@ -13,45 +13,13 @@ import { parseArgs } from 'node:util';
 import { measureAgentOverhead, measurePnpmAsk } from './agent-overhead.js';
 import { measureColdStart } from './cold-start.js';
 import { measureHeapOverCalls, measureIdleSessions } from './memory.js';
+import { PLANS, SECTIONS } from './plan.js';
 import { type Goal, printReport } from './report.js';
 import { measureScale } from './scale.js';
 import { measureTelemetry } from './telemetry.js';
 import { measureThroughput } from './throughput.js';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-
-/** Full run: the figures the README quotes. Smoke: seconds per section, to prove it still runs. */
-const PLANS = {
-  full: {
-    connections: 50,
-    rounds: 3,
-    roundSeconds: 8,
-    coldStarts: 5,
-    idleSessions: 300,
-    heapCalls: 100_000,
-    heapChunks: 10,
-    agentIterations: 200,
-    askRepeats: 5,
-    // 50 seeded + 200 warm-up + 5,000 measured adds per fresh database: half the 10,000-task cap.
-    scaleAdds: 5_000,
-    scaleListed: 50,
-  },
-  smoke: {
-    connections: 10,
-    rounds: 1,
-    roundSeconds: 1,
-    coldStarts: 1,
-    idleSessions: 20,
-    heapCalls: 2_000,
-    heapChunks: 2,
-    agentIterations: 20,
-    askRepeats: 1,
-    scaleAdds: 300,
-    scaleListed: 50,
-  },
-};
-
-const SECTIONS = ['throughput', 'cold-start', 'memory', 'agent', 'scale', 'telemetry'] as const;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({

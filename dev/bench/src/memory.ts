@@ -14,9 +14,12 @@ export interface SessionMemoryRow {
   kibPerSession: number;
 }
 
+/** The targets whose idle session is measured. */
+export const IDLE_SESSION_TARGETS: readonly string[] = ['sdk-v1', 'everything', 'ours-2025'];
+
 export async function measureIdleSessions(sessions: number): Promise<SessionMemoryRow[]> {
   const rows: SessionMemoryRow[] = [];
-  for (const id of ['sdk-v1', 'everything', 'ours-2025']) {
+  for (const id of IDLE_SESSION_TARGETS) {
     const target = targetById(id);
     const running = await startTarget(target);
     try {
@@ -45,7 +48,7 @@ export interface HeapRow {
   errors: number;
 }
 
-const OUR_MODES: readonly Target[] = TARGETS.filter((target) => target.server === 'ours');
+export const OUR_MODES: readonly Target[] = TARGETS.filter((target) => target.server === 'ours');
 
 export async function measureHeapOverCalls(calls: number, chunks: number): Promise<HeapRow[]> {
   const rows: HeapRow[] = [];

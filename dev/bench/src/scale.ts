@@ -104,7 +104,7 @@ export const LB_TOOL = 'list_tasks';
 /** Bounds every wait for a replica: a broken one fails the bench instead of hanging it. */
 const READY_TIMEOUT_MS = 30_000;
 /** A counted `add_task` round is also bounded in time: at least this, or 4 × the round length. */
-const MIN_ADD_ROUND_SECONDS = 10;
+export const MIN_ADD_ROUND_SECONDS = 10;
 
 interface Server {
   url: string;

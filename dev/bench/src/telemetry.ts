@@ -49,7 +49,7 @@ const exporting = (endpoint: string): Record<string, string> => ({
 });
 
 /** `off` first: every ratio is against it. spawnServer passes no variable of the bench's own environment. */
-const MODES: readonly Mode[] = [
+export const MODES: readonly Mode[] = [
   { id: 'off', label: 'off (no OTEL_* variable)', exports: 'nothing', env: () => ({}) },
   {
     id: 'disabled',

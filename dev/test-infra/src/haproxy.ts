@@ -129,7 +129,8 @@ async function waitForPort(port: number, child: ChildProcess, log: () => string)
   throw new Error(`haproxy did not listen on 127.0.0.1:${port} within ${READY_TIMEOUT_MS} ms`);
 }
 
-function accepts(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on 127.0.0.1:`port` right now. */
+export function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     socket.once('connect', () => {

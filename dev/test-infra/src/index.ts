@@ -6,7 +6,7 @@
 export type { StopChildOptions } from './free-port.js';
 export { freePort, stopChild } from './free-port.js';
 export type { HaproxyBackend, RunningHaproxy, StartHaproxyOptions } from './haproxy.js';
-export { HAPROXY_CONFIG_PATH, loopbackConfig, startHaproxy } from './haproxy.js';
+export { accepts, HAPROXY_CONFIG_PATH, loopbackConfig, startHaproxy } from './haproxy.js';
 export type { Era, JsonRpcMessage } from './mcp-http.js';
 export {
   ERAS,

@@ -5,8 +5,8 @@
  * does the same without loading any of this. See the README for a ten-line example.
  */
 export { callerHasScopes, MAX_OWNER_LENGTH, missingScopes, ownerOf, SHARED_OWNER } from './auth/caller.js';
-export type { IssuerMetadata } from './auth/issuer.js';
-export { discoverIssuer, IssuerDiscoveryError } from './auth/issuer.js';
+export type { DiscoverIssuerOptions, DiscoveryWait, IssuerMetadata } from './auth/issuer.js';
+export { DISCOVERY_DEADLINE_MS, discoverIssuer, IssuerDiscoveryError } from './auth/issuer.js';
 export type { ScopePolicy, ScopeRules } from './auth/scopes.js';
 export { createScopePolicy, scopesForBody, scopesForMessage } from './auth/scopes.js';
 export { CLOCK_TOLERANCE_SECONDS } from './auth/token-verifier.js';

@@ -2,20 +2,24 @@
 /**
  * @module cli
  * `pnpm ask "question"` (one shot, `--json` for machine-readable output) and `pnpm chat` (a REPL
- * with streamed answers). Both print a trace of every tool call, including exactly what was sent
- * to the model. An entry file: it reads the environment and talks to the terminal.
+ * with streamed answers, `chat.ts`; typed or piped lines, `line-reader.ts`). Both print a trace of
+ * every tool call, including exactly what was sent to the model. An entry file: it reads the
+ * environment and talks to the terminal.
  */
-import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
+import { runChat } from './chat.js';
 import { EnvError, loadAgentEnv } from './env.js';
-import { formatHeader, formatServerLog, formatToolCall, formatTurn, turnAsJson } from './format.js';
-import { declineInput, terminalInput } from './input.js';
+import { formatHeader, formatTurn, turnAsJson } from './format.js';
+import { declineInput } from './input.js';
+import { createLineReader } from './line-reader.js';
 import { createLogger } from './logger.js';
 import { startRuntime } from './runtime.js';
+import { terminalInput } from './terminal-input.js';
 
 const USAGE = `Usage:
   pnpm ask [--json] "your question"   one question, with a trace of every tool call
-  pnpm chat                            a conversation; type /new to start over, /exit to quit
+  pnpm chat                            a conversation; type /new to start over, /exit to quit.
+                                       Piped lines are answered in order; the chat ends at EOF.
 
 With no OPENAI_API_KEY and no OPENAI_BASE_URL, the offline demo model at DEMO_MODEL_URL answers
 (a scripted stand-in, not a language model). The MCP server is MCP_SERVER_URL
@@ -68,58 +72,30 @@ async function main(): Promise<number> {
     }
   }
 
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
-  const runtime = await startRuntime({
-    env,
-    logger,
-    onInput: terminalInput(rl, console.log),
-    connectAttempts: 1,
-    onSignIn: showSignInLink,
+  // Reading starts now, so a line typed or piped in while the servers connect is answered too.
+  const lines = createLineReader({
+    input: process.stdin,
+    output: process.stdout,
+    terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY),
   });
   try {
-    console.log(formatHeader(runtime.model.description, runtime.hub.servers()));
-    console.log('Type a question. /new starts a new conversation, /exit quits.\n');
-    let conversationId: string | undefined;
-    let calls = 0;
-    for (;;) {
-      const line = (await rl.question('you> ').catch(() => '/exit')).trim();
-      if (line === '/exit' || line === '/quit') break;
-      if (line === '/new') {
-        conversationId = undefined;
-        console.log('(new conversation)');
-        continue;
-      }
-      if (!line) continue;
-      process.stdout.write('assistant> ');
-      let streamed = false;
-      const result = await runtime.agent
-        .ask(line, {
-          conversationId,
-          events: {
-            onTextDelta: (delta) => {
-              streamed = true;
-              process.stdout.write(delta);
-            },
-            onToolEnd: (trace) => {
-              process.stdout.write(`\n${formatToolCall(trace, calls++)}\nassistant> `);
-            },
-          },
-        })
-        .catch((error: unknown) => {
-          console.log(`\n${error instanceof Error ? error.message : String(error)}`);
-          return undefined;
-        });
-      if (!result) continue;
-      conversationId = result.conversationId;
-      if (!streamed || result.stoppedBecause === 'max_rounds') process.stdout.write(result.answer);
-      // Logs the server sent during the turn that belong to no single call (2025 sessions, stdio).
-      for (const log of result.serverLogs) process.stdout.write(`\n${formatServerLog(log)}`);
-      process.stdout.write('\n\n');
+    const runtime = await startRuntime({
+      env,
+      logger,
+      onInput: terminalInput(lines, console.log),
+      connectAttempts: 1,
+      onSignIn: showSignInLink,
+    });
+    try {
+      console.log(formatHeader(runtime.model.description, runtime.hub.servers()));
+      console.log('Type a question. /new starts a new conversation, /exit quits.\n');
+      await runChat({ agent: runtime.agent, lines, write: (text) => process.stdout.write(text) });
+      return 0;
+    } finally {
+      await runtime.close();
     }
-    return 0;
   } finally {
-    rl.close();
-    await runtime.close();
+    lines.close();
   }
 }
 

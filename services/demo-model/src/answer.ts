@@ -199,16 +199,53 @@ export function labelled(text: string): string {
   return `${text} ${DEMO_LABEL}`;
 }
 
-/** The answer after a round of tool calls: one sentence per result, quoting what came back. */
-export function describeOutcomes(outcomes: readonly ToolOutcome[]): string {
-  const lines = outcomes.slice(0, MAX_OUTCOMES_DESCRIBED).map(describeOutcome);
+/**
+ * The answer after a round of tool calls: one sentence per result, quoting what came back, after
+ * the `caveats` (what the question asked that no call carried; see `caveats.ts`).
+ */
+export function describeOutcomes(outcomes: readonly ToolOutcome[], caveats: readonly string[] = []): string {
+  const lines = [...caveats, ...outcomes.slice(0, MAX_OUTCOMES_DESCRIBED).map(describeOutcome)];
   const rest = outcomes.length - MAX_OUTCOMES_DESCRIBED;
   if (rest > 0) lines.push(`…and ${rest} more result${rest === 1 ? '' : 's'}.`);
   return labelled(lines.join('\n'));
 }
 
+/** How to write what the demo model can pass to a calculator: the forms it would otherwise have to guess. */
+const EXPRESSION_ADVICE =
+  'Try writing it as one expression with numbers, + - * / ^ and brackets, e.g. "(2 + 3) * 4", ' +
+  'or "10 / 100 * 50" for 10% of 50.';
+
+/**
+ * The refusal for arithmetic it cannot write as one expression: a calculation of part of the
+ * question would be answered as if it were the whole, i.e. a wrong number said with confidence.
+ */
+function expressionRefusal(toolName: string, untranslated: readonly string[]): string {
+  if (untranslated.length === 0) {
+    return labelled(
+      `I would use ${toolName}, but I can't turn your message into a calculation: I found no arithmetic ` +
+        `I can write as an expression. ${EXPRESSION_ADVICE}`,
+    );
+  }
+  const parts = untranslated.map((part) => `“${oneLine(part, 40)}”`).join(', ');
+  return labelled(
+    `I would use ${toolName}, but I can't turn your message into a calculation as a whole: I could not ` +
+      `translate ${parts}, and leaving it out would give a wrong number. ${EXPRESSION_ADVICE}`,
+  );
+}
+
 /** The answer when the best tool needs a value the message does not contain. */
 export function missingText(toolName: string, missing: readonly MissingParameter[]): string {
+  const crowded = missing.find((m) => m.tooMany);
+  if (crowded?.tooMany) {
+    const { count, limit } = crowded.tooMany;
+    return labelled(
+      `I would use ${toolName}, but your message names ${count} values for ${crowded.name} and I handle at ` +
+        `most ${limit} in one question; answering for the first ${limit} would leave the rest out. ` +
+        `Please ask about at most ${limit} at once.`,
+    );
+  }
+  const expression = missing.find((m) => m.untranslated !== undefined);
+  if (expression?.untranslated) return expressionRefusal(toolName, expression.untranslated);
   const wanted = missing
     .map((m) => {
       const described = m.description ? `${m.name} (${oneLine(m.description, 160)})` : m.name;
@@ -218,6 +255,14 @@ export function missingText(toolName: string, missing: readonly MissingParameter
   return labelled(
     `I would use ${toolName}, but I could not find this in your message: ${wanted}. ` +
       'Please ask again with that included; putting a name or title in quotes helps me find it.',
+  );
+}
+
+/** The answer to a request with more steps than one question may take: doing some would leave the rest undone. */
+export function tooManyStepsText(count: number, limit: number): string {
+  return labelled(
+    `Your request needs ${count} steps and I carry out at most ${limit} per question; doing the first ${limit} ` +
+      'would leave the rest undone without saying so. Please split it into smaller requests.',
   );
 }
 

@@ -3,7 +3,6 @@
  * time zones, arithmetic and titles, each on the message shapes people actually type.
  */
 import { describe, expect, it } from 'vitest';
-import { findExpression, functionsIn } from './expression.js';
 import { extractArguments, firstQuoted, kindOf } from './extract.js';
 import { findPlaces, findTimeZones, zoneForPlace } from './places.js';
 
@@ -61,29 +60,6 @@ describe('findTimeZones', () => {
 
   it('reports places it cannot map', () => {
     expect(findTimeZones('time in Bergen')).toEqual({ zones: [], unresolved: ['Bergen'] });
-  });
-});
-
-describe('findExpression', () => {
-  it.each([
-    ['What is (2 + 3) * 4?', '(2 + 3) * 4'],
-    ['compute 2^10 % 7 for me', '2 ^ 10 % 7'],
-    ['12 divided by 4 minus 1', '12 / 4 - 1'],
-    ['what is 6 × 7', '6 * 7'],
-    ['sqrt(2) / 2', 'sqrt(2) / 2'],
-    ['max(3, 9) and then some', 'max(3, 9)'],
-    ['2 * pi', '2 * pi'],
-  ])('finds the arithmetic in %j', (text, expression) => {
-    expect(findExpression(text)?.expression).toBe(expression);
-  });
-
-  it.each(['task 3', 'COVID-19 rules', 'call me at -5', 'no numbers here'])('finds nothing in %j', (text) => {
-    expect(findExpression(text)).toBeUndefined();
-  });
-
-  it("learns function names from a tool's description", () => {
-    expect(functionsIn('Supports hypot(x, y) and round(x, digits).')).toEqual(['hypot', 'round']);
-    expect(findExpression('hypot(3, 4)', ['hypot'])?.expression).toBe('hypot(3, 4)');
   });
 });
 

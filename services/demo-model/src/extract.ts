@@ -10,8 +10,13 @@ import { findPlaces, findTimeZones, GENERIC_PLACE_PREPOSITIONS } from './places.
 import { concept, STOPWORDS, schemaProperties, stem, words } from './score.js';
 import type { PlannerTool } from './types.js';
 
-/** "Weather in Oslo, Bergen and Paris" is three calls; a longer list is more likely a misreading. */
+/** "Weather in Oslo, Bergen and Paris" is three calls in one turn; a longer list takes more turns. */
 export const MAX_CALLS_PER_TURN = 3;
+/**
+ * A list of up to this many values ("weather in A, B, C, D and E") is asked for over two turns;
+ * a longer one is more likely a misreading, and is refused rather than cut short.
+ */
+export const MAX_VALUES_PER_PARAMETER = 2 * MAX_CALLS_PER_TURN;
 /** Titles and queries are one line; longer text means we cut out the wrong part. */
 const MAX_TEXT_LENGTH = 200;
 
@@ -23,6 +28,13 @@ export interface MissingParameter {
   description?: string;
   /** What the message had that came close, e.g. a place with no known time zone. */
   note?: string;
+  /**
+   * Arithmetic in the message that could not be turned into an expression as a whole ("5 + 3
+   * km": "km"); present, even empty, when the parameter wants an expression.
+   */
+  untranslated?: string[];
+  /** The message names more values for it ("weather in A, B, …") than one question may ask about. */
+  tooMany?: { count: number; limit: number };
 }
 
 export interface Extraction {
@@ -159,21 +171,30 @@ function numbersIn(text: string): NumberHit[] {
   }));
 }
 
-/** An id: "#3", "id 3", "task 3", or the only integer in the message. */
-function findId(text: string, nouns: readonly string[]): number | undefined {
+/** More ids after the first: "3 and 4", "3, 4 and #5". */
+const MORE_IDS = String.raw`((?:\s*(?:,|and|&|,\s*and)\s*#?\s*\d+(?!\.?\d))*)`;
+
+/**
+ * The ids the message names: "#3", "id 3", "task 3", "tasks 3 and 4", or the only integer in the
+ * message. Every id listed is returned, so "complete tasks 3 and 4" is not done for 3 alone.
+ */
+function findIds(text: string, nouns: readonly string[]): number[] {
   const nounAlternation = nouns.map(escapeRegExp).join('|');
   // `(?!\.?\d)`: "id 2.5" is no id, but "task 2." at the end of a sentence is.
   const patterns = [
-    /#\s*(\d+)(?!\.?\d)/u,
-    /\b(?:id|number|no\.?|nr)\s*[:=#]?\s*(\d+)(?!\.?\d)/iu,
-    new RegExp(`\\b(?:${nounAlternation})s?\\s+(?:#|no\\.?|number)?\\s*(\\d+)(?!\\.?\\d)`, 'iu'),
+    new RegExp(String.raw`#\s*(\d+)(?!\.?\d)${MORE_IDS}`, 'u'),
+    new RegExp(String.raw`\b(?:ids?|numbers?|no\.?|nr)\s*[:=#]?\s*(\d+)(?!\.?\d)${MORE_IDS}`, 'iu'),
+    new RegExp(
+      String.raw`\b(?:${nounAlternation})s?\s+(?:#|no\.?|number)?\s*(\d+)(?!\.?\d)${MORE_IDS}`,
+      'iu',
+    ),
   ];
   for (const pattern of patterns) {
     const match = pattern.exec(text);
-    if (match?.[1]) return Number(match[1]);
+    if (match?.[1]) return [...`${match[1]} ${match[2] ?? ''}`.matchAll(/\d+/g)].map((m) => Number(m[0]));
   }
   const integers = numbersIn(text).filter((hit) => Number.isInteger(hit.value));
-  return integers.length === 1 ? integers[0]?.value : undefined;
+  return integers.length === 1 && integers[0] ? [integers[0].value] : [];
 }
 
 /** A count or amount: "3 days", "days: 3", "two days"; a required one takes the first unused number. */
@@ -263,18 +284,22 @@ function valuesFor(name: string, schema: Record<string, unknown>, required: bool
     case 'id':
     case 'number': {
       const fromExplicit =
-        explicit !== undefined && /^-?\d+(?:\.\d+)?$/.test(explicit) ? Number(explicit) : undefined;
-      const value =
+        explicit !== undefined && /^-?\d+(?:\.\d+)?$/.test(explicit) ? [Number(explicit)] : undefined;
+      const found =
         fromExplicit ??
-        (kind === 'id' ? findId(f.text, f.nouns) : findNumber(f.text, name, required, f.usedNumbers));
-      if (value === undefined || !Number.isFinite(value)) return [];
-      return schemaType(schema) === 'integer' && !Number.isInteger(value) ? [] : [value];
+        (kind === 'id'
+          ? findIds(f.text, f.nouns)
+          : present(findNumber(f.text, name, required, f.usedNumbers)).map(Number));
+      const integer = schemaType(schema) === 'integer';
+      return found.filter((value) => Number.isFinite(value) && (!integer || Number.isInteger(value)));
     }
     case 'timezone':
       return explicit !== undefined ? [explicit] : findTimeZones(f.text).zones;
     case 'expression': {
-      const extra = functionsIn(`${f.tool.description ?? ''} ${String(schema.description ?? '')}`);
-      return present(explicit ?? findExpression(f.text, extra)?.expression);
+      if (explicit !== undefined) return [explicit];
+      // Part of the question as if it were all of it gives a wrong number: better none at all.
+      const found = findExpression(f.text, functionsFor(f.tool, schema));
+      return found && found.untranslated.length === 0 ? [found.expression] : [];
     }
     case 'place':
       if (explicit !== undefined) return [explicit];
@@ -286,9 +311,22 @@ function valuesFor(name: string, schema: Record<string, unknown>, required: bool
   }
 }
 
-function describeMissing(name: string, schema: Record<string, unknown>, text: string): MissingParameter {
+/** The function names an expression may use: the common ones and those the tool's texts show as `name(`. */
+function functionsFor(tool: PlannerTool, schema: Record<string, unknown>): string[] {
+  return functionsIn(`${tool.description ?? ''} ${String(schema.description ?? '')}`);
+}
+
+function describeMissing(
+  tool: PlannerTool,
+  name: string,
+  schema: Record<string, unknown>,
+  text: string,
+): MissingParameter {
   const missing: MissingParameter = { name };
   if (typeof schema.description === 'string') missing.description = schema.description;
+  if (kindOf(name, schema) === 'expression') {
+    missing.untranslated = findExpression(text, functionsFor(tool, schema))?.untranslated ?? [];
+  }
   const unresolved = kindOf(name, schema) === 'timezone' ? findTimeZones(text).unresolved : [];
   if (unresolved.length > 0) {
     missing.note = `I found ${unresolved.map((place) => `"${place}"`).join(', ')} but do not know its time zone`;
@@ -328,12 +366,17 @@ export function extractArguments(tool: PlannerTool, text: string): Extraction {
     const mustFill = required.has(name) && !acceptsNull(schema);
     const values = valuesFor(name, schema, mustFill, filler);
     if (values.length === 0) {
-      if (mustFill) missing.push(describeMissing(name, schema, text));
+      if (mustFill) missing.push(describeMissing(tool, name, schema, text));
       else if (required.has(name)) base[name] = null;
       continue;
     }
+    if (values.length > MAX_VALUES_PER_PARAMETER) {
+      // Doing the first few and answering as if that were all would leave the rest unanswered.
+      missing.push({ name, tooMany: { count: values.length, limit: MAX_VALUES_PER_PARAMETER } });
+      continue;
+    }
     base[name] = values[0];
-    if (values.length > 1 && !spread) spread = { name, values: values.slice(0, MAX_CALLS_PER_TURN) };
+    if (values.length > 1 && !spread) spread = { name, values };
   }
   if (missing.length > 0) return { calls: [], missing };
   const spreadName = spread?.name ?? '';

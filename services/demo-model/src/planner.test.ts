@@ -346,8 +346,42 @@ describe('planTurn', () => {
       ]);
     });
 
-    it('caps the calls of one turn at three', () => {
-      expect(callsOf(ask('weather in Oslo, Bergen, Paris, Rome and Madrid'))).toHaveLength(3);
+    it('asks for five places in two turns of at most three, and answers for all five', () => {
+      const turns = converse('weather in Oslo, Bergen, Paris, Rome and Madrid', (call) => ({
+        place: { name: call.arguments.location },
+      }));
+      expect(turns.map((turn) => (turn.kind === 'tool_calls' ? turn.calls.length : 'answer'))).toEqual([
+        3,
+        2,
+        'answer',
+      ]);
+      for (const city of ['Oslo', 'Bergen', 'Paris', 'Rome', 'Madrid']) {
+        expect(textOf(turns.at(-1) ?? NO_TURN)).toContain(`location "${city}"`);
+      }
+    });
+
+    it('refuses a list too long to answer whole, rather than answering for its start', () => {
+      const text = textOf(ask('weather in Oslo, Bergen, Paris, Rome, Madrid, Lima and Cairo'));
+      expect(text).toContain('names 7 values for location');
+      expect(text).toContain('at most 6');
+    });
+
+    it('completes every task a list of ids names, not only the first', () => {
+      expect(callsOf(ask('complete tasks 3 and 4'))).toEqual([
+        { name: 'complete_task', arguments: { id: 3 } },
+        { name: 'complete_task', arguments: { id: 4 } },
+      ]);
+      expect(callsOf(ask('delete #5, #6 and #7'))).toEqual(
+        [5, 6, 7].map((id) => ({ name: 'delete_task', arguments: { id } })),
+      );
+    });
+
+    it('asks for the id when a change lacks one, instead of making a different change', () => {
+      // "delete task "buy milk"" once became add_task("buy milk"): the runner-up filled its title.
+      const text = textOf(ask('delete task "buy milk"'));
+      expect(text).toContain('I would use delete_task');
+      expect(text).toContain('id');
+      expect(textOf(ask('complete the task "Call mom"'))).toContain('I would use complete_task');
     });
 
     it('keeps a country after a comma with its city instead of making it a second place', () => {
@@ -520,6 +554,19 @@ describe('planTurn', () => {
   });
 
   describe('requests whose steps depend on each other', () => {
+    it('refuses a request of more steps than one question may take, instead of doing the first few', () => {
+      const groceries = ['milk', 'eggs', 'bread', 'tea', 'rice', 'salt'];
+      const six = groceries.map((item) => `add a task to buy ${item}`).join(', then ');
+      const text = textOf(ask(six));
+      expect(text).toContain('needs 6 steps');
+      expect(text).toContain('at most 5');
+      const five = groceries
+        .slice(0, 5)
+        .map((item) => `add a task to buy ${item}`)
+        .join(', then ');
+      expect(callsOf(ask(five))).toEqual([{ name: 'add_task', arguments: { title: 'buy milk' } }]);
+    });
+
     it('calls one step per turn for "X then Y", waiting for each result, then answers about both', () => {
       const turns = converse('add a task to buy milk then list my tasks', taskResults());
       expect(turns.map(summary)).toEqual([

@@ -7,13 +7,21 @@
  */
 
 import { isRecord } from '@mcp-workshop/shared';
-import { describeOutcomes, helpText, missingText, parseOutcome, type ToolOutcome } from './answer.js';
+import {
+  describeOutcomes,
+  helpText,
+  missingText,
+  parseOutcome,
+  type ToolOutcome,
+  tooManyStepsText,
+} from './answer.js';
+import { caveatsFor } from './caveats.js';
 import { describeDays } from './day-answer.js';
 import { coverDays, dayCountParameter } from './days.js';
 import { findExpression } from './expression.js';
 import { extractArguments, MAX_CALLS_PER_TURN, type MissingParameter } from './extract.js';
 import { concepts, rankTools } from './score.js';
-import { orderClauses, splitClauses, splitSteps } from './steps.js';
+import { changesState, orderClauses, splitClauses, splitSteps } from './steps.js';
 import type { Plan, PlanInput, PlannedCall, PlannerMessage, PlannerTool } from './types.js';
 
 /** A failed call is retried with the value its error suggested once per question; more would be a loop. */
@@ -61,8 +69,11 @@ function chooseTool(text: string, tools: readonly PlannerTool[], now: Date): Cho
   const ranked = rankTools(userConcepts, tools);
   const best = ranked[0]?.score ?? 0;
   let firstMissing: Choice | undefined;
-  for (const { tool, score } of ranked) {
+  for (const [rank, { tool, score }] of ranked.entries()) {
     if (score < best * RUNNER_UP_RATIO) break;
+    // A runner-up that changes something would do what was not asked: "delete task "milk"" with
+    // no id must ask for the id, not add a task called "milk".
+    if (rank > 0 && firstMissing && changesState(tool.name)) continue;
     const extraction = extractArguments(tool, text);
     if (extraction.missing.length === 0) {
       const calls = extraction.calls.map((args) => ({
@@ -131,13 +142,20 @@ function planQuestion(question: string, tools: readonly PlannerTool[], now: Date
   if (missing?.kind === 'missing') {
     return { kind: 'answer', text: missingText(missing.tool, missing.missing) };
   }
+  // A step with more calls than one turn may make becomes several turns, never a shorter step.
   const steps = planned
     .flatMap((choice) => (choice.kind === 'steps' ? choice.steps : []))
-    .map((calls) => uniqueCalls(calls).slice(0, MAX_CALLS_PER_TURN))
-    .filter((calls) => calls.length > 0)
-    .slice(0, MAX_STEPS);
+    .flatMap((calls) => chunks(uniqueCalls(calls), MAX_CALLS_PER_TURN));
+  if (steps.length > MAX_STEPS) return { kind: 'answer', text: tooManyStepsText(steps.length, MAX_STEPS) };
   if (steps.length > 0) return { kind: 'steps', steps };
   return { kind: 'answer', text: helpText(tools, text) };
+}
+
+/** `items` in runs of at most `size`, in order; none for an empty list. */
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const runs: T[][] = [];
+  for (let at = 0; at < items.length; at += size) runs.push(items.slice(at, at + size));
+  return runs;
 }
 
 function parseArguments(text: string): Record<string, unknown> | undefined {
@@ -276,7 +294,10 @@ function planAfterTools(
         outcomes.some((later) => later.round > round && later.name === outcome.name),
     };
   });
-  return { kind: 'answer', text: describeOutcomes(described) };
+  return {
+    kind: 'answer',
+    text: describeOutcomes(described, caveatsFor(question.slice(0, MAX_PLANNED_CHARS), made)),
+  };
 }
 
 /**

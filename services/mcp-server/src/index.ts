@@ -142,7 +142,15 @@ async function main(): Promise<void> {
 async function discoverAuth(env: ServerEnv, logger: Logger) {
   if (!env.MCP_AUTH_ISSUER || !env.MCP_RESOURCE_URL) return undefined;
   const { discoverIssuer } = await import('@mcp-workshop/mcp-host');
-  const issuer = await discoverIssuer(env.MCP_AUTH_ISSUER);
+  // Started together with the issuer (`pnpm start:secure`, compose, or one pasted block), the
+  // server waits for it, within the host's bound, instead of dying on the first refused connection.
+  const issuer = await discoverIssuer(env.MCP_AUTH_ISSUER, {
+    onWait: ({ issuerUrl, attempt, delayMs, reason }) =>
+      logger.warn(
+        { issuer: issuerUrl, attempt, retryInMs: delayMs, reason },
+        'the authorization server does not answer yet; waiting for it',
+      ),
+  });
   logger.info({ issuer: issuer.issuer, resource: env.MCP_RESOURCE_URL }, 'OAuth sign-in is on');
   return { issuer, resource: env.MCP_RESOURCE_URL, policy: cataloguePolicy() };
 }

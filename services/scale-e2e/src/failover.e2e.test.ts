@@ -5,6 +5,7 @@
  * replica. Prints the counts it measured.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportFigure } from './test-support/doc-figures.js';
 import { requestsPerReplica, summarize, tally } from './test-support/expect.js';
 import { callTool, type Outcome, type ToolResult, taskOf, textOf } from './test-support/mcp.js';
 import { startTopology, TASKS_TABLE, type Topology, topologyAvailable } from './test-support/topology.js';
@@ -137,20 +138,20 @@ describe.skipIf(!available)('kill -9 of a replica under 50 concurrent writers', 
     expect(topology.lb.log()).toMatch(/replica-2 is DOWN/);
     await firstTry('after B was marked down');
 
-    console.log(
+    reportFigure(
       `[scale-e2e] ${WRITERS} writers × ${WRITES_PER_WRITER} add_task through HAProxy in ${Math.round(elapsed)} ms; ` +
         `B killed (kill -9) after ${killedAt} acks`,
     );
-    console.log(
+    reportFigure(
       `[scale-e2e] attempts ${attempts.length}, acknowledged ${acked.length}, retryable errors ${retried.length} ` +
         `${JSON.stringify(tally(retried.map((a) => (a.outcome as { reason: string }).reason)))}, ` +
         `stored without acknowledgement ${unacknowledgedButStored.length}, rows ${rows.length}`,
     );
-    console.log(`[scale-e2e] add_task latency through HAProxy: ${summarize(acked.map((a) => a.ms))}`);
-    console.log(
+    reportFigure(`[scale-e2e] add_task latency through HAProxy: ${summarize(acked.map((a) => a.ms))}`);
+    reportFigure(
       `[scale-e2e] requests per replica (HAProxy log): ${JSON.stringify(requestsPerReplica(topology.lb.log()))}`,
     );
-    console.log(
+    reportFigure(
       `[scale-e2e] after the kill: ${2 * AFTER_KILL_REQUESTS} reads all answered, ${resent} sent again once on a closed connection`,
     );
   });

@@ -5,6 +5,7 @@
  */
 import { type PostgresCluster, startPostgres } from '@mcp-workshop/test-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportFigure } from './test-support/doc-figures.js';
 import { expectSuccess } from './test-support/expect.js';
 import { callTool, titlesOf } from './test-support/mcp.js';
 import { type Replica, startReplica } from './test-support/replica.js';
@@ -78,7 +79,7 @@ describe.skipIf(!available)('two replicas starting at once on an empty database'
       .serverLog()
       .split('\n')
       .filter((line) => /ERROR:/.test(line));
-    console.log(
+    reportFigure(
       `[scale-e2e] ${ROUNDS} concurrent starts of 2 replicas on an empty database: migrations recorded per database ` +
         `${JSON.stringify(migrationCounts)}, replica errors 0, Postgres ERROR lines ${postgresErrors.length}` +
         (postgresErrors.length ? ` (${postgresErrors.slice(0, 3).join(' | ')})` : ''),

@@ -4,6 +4,7 @@
  * afterwards without a restart of its own. Acknowledged writes survive. Prints the recovery times.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportFigure } from './test-support/doc-figures.js';
 import { expectSuccess, tally } from './test-support/expect.js';
 import { callTool, type Outcome, type ToolResult, taskOf, textOf } from './test-support/mcp.js';
 import { startTopology, TASKS_TABLE, type Topology, topologyAvailable } from './test-support/topology.js';
@@ -146,7 +147,7 @@ describe.skipIf(!available)('Postgres restarted in the middle of calls', () => {
         entry.outcome.kind === 'ok' ? (entry.outcome.value.isError ? 'isError' : 'ok') : entry.outcome.kind,
       ),
     );
-    console.log(
+    reportFigure(
       `[scale-e2e] Postgres down ${Math.round(downMs)} ms (HAProxy found no replica ready after ${lbFellBackAfterMs} ms and served from the live ones); replicas serving tasks again after ` +
         `${JSON.stringify(recovered)} ms, through HAProxy after ${lbRecoveredMs} ms; calls during the restart ${JSON.stringify(kinds)}`,
     );

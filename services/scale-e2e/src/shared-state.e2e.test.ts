@@ -5,6 +5,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportFigure } from './test-support/doc-figures.js';
 import { expectSuccess, summarize } from './test-support/expect.js';
 import { openGetStream } from './test-support/get-stream.js';
 import { callTool, openSession, sessionRequest, taskOf, titlesOf } from './test-support/mcp.js';
@@ -105,8 +106,8 @@ describe.skipIf(!available)('three replicas sharing Postgres', () => {
         );
         updated.push(heard.at - completing);
       }
-      console.log(`[scale-e2e] 2025 session on C, write on A → list_changed: ${summarize(listChanged)}`);
-      console.log(`[scale-e2e] 2025 session on C, complete on A → resources/updated: ${summarize(updated)}`);
+      reportFigure(`[scale-e2e] 2025 session on C, write on A → list_changed: ${summarize(listChanged)}`);
+      reportFigure(`[scale-e2e] 2025 session on C, complete on A → resources/updated: ${summarize(updated)}`);
       expect(Math.max(...listChanged, ...updated)).toBeLessThan(CROSS_REPLICA_MS);
     } finally {
       stream.close();
@@ -149,7 +150,7 @@ describe.skipIf(!available)('three replicas sharing Postgres', () => {
         );
         latencies.push((await waitHeard(before + 1, CROSS_REPLICA_MS)) - sent);
       }
-      console.log(`[scale-e2e] 2026-07-28 listen on C, write on A → list_changed: ${summarize(latencies)}`);
+      reportFigure(`[scale-e2e] 2026-07-28 listen on C, write on A → list_changed: ${summarize(latencies)}`);
       expect(Math.max(...latencies)).toBeLessThan(CROSS_REPLICA_MS);
     } finally {
       await subscription.close();

@@ -4,6 +4,7 @@
  * client to initialize again. A 5xx there would be a bug.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportFigure } from './test-support/doc-figures.js';
 import { expectSuccess } from './test-support/expect.js';
 import { openSession, rawSessionPost, sessionCallTool } from './test-support/mcp.js';
 import type { Replica } from './test-support/replica.js';
@@ -87,7 +88,7 @@ describe.skipIf(!available)('2025 sessions through HAProxy', () => {
     const reopened = await openSession(topology.mcpUrl);
     if (reopened.kind !== 'ok') throw new Error(`initialize again: ${reopened.reason}`);
     expectSuccess(await sessionCallTool(topology.mcpUrl, reopened.value, 'list_tasks'), 'new session');
-    console.log(
+    reportFigure(
       `[scale-e2e] ${SESSIONS} sessions over ${spread.size} replicas, ${SESSIONS * CALLS_PER_SESSION} calls all on ` +
         `their own replica; after kill -9 of ${victim.name}: ${orphans.length} sessions → 404, ` +
         `${survivors.length} still served`,

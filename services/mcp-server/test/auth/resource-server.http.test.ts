@@ -580,7 +580,7 @@ describe('rate limits per signed-in client', () => {
 
 describe('start-up discovery', () => {
   it('names the variable and the URLs it tried when the issuer cannot be reached', async () => {
-    await expect(discoverIssuer('http://127.0.0.1:9/')).rejects.toThrow(
+    await expect(discoverIssuer('http://127.0.0.1:9/', { deadlineMs: 0 })).rejects.toThrow(
       /MCP_AUTH_ISSUER=http:\/\/127\.0\.0\.1:9\/: .*tried http:\/\/127\.0\.0\.1:9\/\.well-known\/oauth-authorization-server/,
     );
   });

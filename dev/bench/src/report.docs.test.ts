@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PLANS } from './plan.js';
+import { printReport, type Report } from './report.js';
+import { TARGETS } from './targets.js';
+
+/**
+ * Module 10 of doc/WORKSHOP.md quotes three tables of a full `pnpm bench` (a run of about 14
+ * minutes, so check-docs cannot rerun it). This test feeds the quoted figures back to the code that
+ * prints the tables: headings, columns, labels and the ratios derived from the figures must come
+ * out as quoted, so a renamed column, a new target or a hand-edited ratio fails here.
+ */
+const WORKSHOP = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'doc', 'WORKSHOP.md');
+const MARKER = '<!-- checked-by: dev/bench/src/report.docs.test.ts -->';
+/** The quote's figures were printed rounded, so ratios recomputed from them differ in the last digit. */
+const RATIO_TOLERANCE = 0.01;
+
+function quotedBench(): string[] {
+  const lines = readFileSync(WORKSHOP, 'utf8').split('\n');
+  const marker = lines.indexOf(MARKER);
+  expect(marker, `doc/WORKSHOP.md has ${MARKER}`).toBeGreaterThan(0);
+  const open = lines.findIndex((line, index) => index > marker && line.startsWith('```text'));
+  const close = lines.findIndex((line, index) => index > open && line === '```');
+  return lines.slice(open + 1, close).filter((line) => line.trim() !== '');
+}
+
+const cells = (row: string) =>
+  row
+    .split('|')
+    .slice(1, -1)
+    .map((cell) => cell.trim());
+const tableRows = (quote: string[], heading: string) => {
+  const start = quote.findIndex((line) => line.startsWith(heading));
+  expect(start, `the quote has a "${heading}" section`).toBeGreaterThanOrEqual(0);
+  const rows: string[][] = [];
+  for (const line of quote.slice(start + 1)) {
+    if (!line.startsWith('|')) break;
+    rows.push(cells(line));
+  }
+  return rows.slice(2); // header and rule
+};
+
+/** The report built from the quoted figures alone. */
+function reportFromQuote(quote: string[]): Report {
+  const label = (text: string) => {
+    const target = TARGETS.find((t) => t.label === text);
+    expect(target, `"${text}" is a target of the bench`).toBeDefined();
+    return target?.id ?? text;
+  };
+  const throughput = tableRows(quote, '## tools/call').map(([name = '', rps, , , p99, , errors]) => ({
+    id: label(name),
+    label: name,
+    requestsPerSecond: Number(rps),
+    p99Ms: Number(p99),
+    errors: Number(errors),
+  }));
+  const coldStart = tableRows(quote, '## Cold start').map(([name = '', ms], index) => ({
+    id: index === 0 ? 'raw' : `case-${index}`,
+    label: name,
+    ms: Number(ms),
+  }));
+  const agent = tableRows(quote, '## The agent').map(([, ms]) => Number(ms));
+  const [agentMs = 0, modelMs = 0, mcpMs = 0, overheadMs = 0, askMs] = agent;
+  return {
+    throughput,
+    coldStart,
+    agent: { iterations: PLANS.full.agentIterations, agentMs, modelMs, mcpMs, overheadMs },
+    askMs,
+  };
+}
+
+function printed(report: Report): string[] {
+  const lines: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    lines.push(...args.map(String).join(' ').split('\n'));
+  });
+  printReport(report, PLANS.full);
+  log.mockRestore();
+  return lines.filter((line) => line.trim() !== '');
+}
+
+/** Two table rows agree when their words match and their numbers agree within the rounding. */
+function sameRow(quoted: string[], real: string[]): boolean {
+  if (quoted.length !== real.length) return false;
+  return quoted.every((cell, index) => {
+    const other = real[index] ?? '';
+    if (cell === other) return true;
+    const [a, b] = [Number(cell), Number(other)];
+    if (cell === '' || Number.isNaN(a) || Number.isNaN(b)) return false;
+    return Math.abs(a - b) <= RATIO_TOLERANCE * Math.max(Math.abs(a), Math.abs(b), 1);
+  });
+}
+
+describe('the bench tables quoted in module 10', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('are what printReport prints for the quoted figures', () => {
+    const quote = quotedBench();
+    const real = printed(reportFromQuote(quote));
+    let from = 0;
+    for (const line of quote) {
+      const at = real.findIndex(
+        (candidate, index) =>
+          index >= from &&
+          (line.startsWith('|') ? sameRow(cells(line), cells(candidate)) : candidate === line),
+      );
+      expect(at, `printReport prints, in this order: ${line}`).toBeGreaterThanOrEqual(0);
+      from = at + 1;
+    }
+  });
+
+  it('fails on a quote whose ratio was edited by hand', () => {
+    const quote = quotedBench().map((line) =>
+      line.startsWith('| official SDK v1, stateful') ? line.replace(/\| 0\.0\d\d /, '| 0.200 ') : line,
+    );
+    expect(quote.join('\n')).toContain('| 0.200 ');
+    const real = printed(reportFromQuote(quote));
+    const edited = quote.find((line) => line.includes('| 0.200 ')) ?? '';
+    expect(real.some((candidate) => sameRow(cells(edited), cells(candidate)))).toBe(false);
+  });
+});
