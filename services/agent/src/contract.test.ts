@@ -122,6 +122,10 @@ describe('the functions offered to the model', () => {
     // The dotted MCP name is offered sanitised, never as it is.
     expect(names).toContain('weather_forecast_daily');
     expect(names).not.toContain(DOTTED_TOOL);
+    // The workshop's task board view calls this tool itself (MCP Apps visibility ["app"]): the
+    // server lists it, the model is never offered it.
+    expect(names).toContain('list_tasks');
+    expect(names).not.toContain('task_board_refresh');
   });
 
   it('sends the strict schema of a hand-written zod tool with additionalProperties false', async () => {

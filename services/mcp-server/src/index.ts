@@ -14,6 +14,7 @@ import { telemetryEnabled } from '@mcp-workshop/telemetry';
 import { createDeps, type ServerDeps } from './deps.js';
 import { EnvError, loadEnv, type ServerEnv } from './env.js';
 import { cataloguePolicy, hostedCatalogue } from './hosted.js';
+import { weatherViewDomains } from './resources/views.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 const USAGE = `Usage: ${SERVER_NAME} [--stdio] [--help]
@@ -57,6 +58,14 @@ async function main(): Promise<void> {
     pageSize: env.MCP_PAGE_SIZE,
     conformance: env.MCP_CONFORMANCE,
     ...(telemetry && { telemetry }),
+    // The weather view's CSP names Open-Meteo only when that provider answers.
+    views: {
+      weatherConnectDomains: weatherViewDomains({
+        provider: env.WEATHER_PROVIDER,
+        geocodingUrl: env.OPEN_METEO_GEOCODING_URL,
+        forecastUrl: env.OPEN_METEO_FORECAST_URL,
+      }),
+    },
   });
 
   // Each mode imports only its own transport: stdio never loads express, HTTP never the stdio reader.

@@ -14,6 +14,7 @@ import { DEFAULT_PAGE_SIZE, paginateList } from './pagination.js';
 import { registerPrompts } from './prompts/index.js';
 import { installCompletionCaller } from './request-caller.js';
 import { registerResources } from './resources/index.js';
+import type { ViewOptions } from './resources/views.js';
 import type { ToolDeps } from './tools/deps.js';
 import { tools } from './tools/index.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
@@ -33,6 +34,11 @@ export interface McpServerOptions {
   conformance?: boolean;
   /** With telemetry on: a span for every request this instance serves (`@mcp-workshop/mcp-host/telemetry`). */
   telemetry?: HostTelemetry;
+  /**
+   * The MCP Apps views' settings: their folder and the origins the weather view may reach
+   * (`weatherViewDomains(...)`). Without it the views allow no outside origin.
+   */
+  views?: ViewOptions;
 }
 
 export function createMcpServer(deps: ToolDeps, options: McpServerOptions = {}): McpServer {
@@ -47,7 +53,7 @@ export function createMcpServer(deps: ToolDeps, options: McpServerOptions = {}):
     },
   );
   for (const tool of tools) tool.register(server, deps);
-  registerResources(server, deps, { pageSize });
+  registerResources(server, deps, { pageSize, ...(options.views && { views: options.views }) });
   registerPrompts(server, deps, { pageSize });
   if (options.conformance) registerConformanceFixtures(server);
   // After every completable: task id completions need to know who asks (see request-caller.ts).

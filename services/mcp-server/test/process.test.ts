@@ -152,6 +152,55 @@ describe('node dist/index.js --stdio', () => {
   });
 });
 
+describe('the MCP Apps views of the built server', () => {
+  /** Reads both views over stdio from a server started with `env`; returns each one's CSP and text. */
+  async function readViews(env: Record<string, string>) {
+    dataDir = mkdtempSync(join(tmpdir(), 'mcp-views-'));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [ENTRY, '--stdio'],
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'views-test', version: '0' });
+    await client.connect(transport);
+    try {
+      const read = async (uri: string) => {
+        const [content] = (await client.readResource({ uri })).contents as Array<{
+          text?: string;
+          _meta?: { ui?: { csp?: unknown } };
+        }>;
+        return { csp: content?._meta?.ui?.csp, text: content?.text ?? '' };
+      };
+      return { weather: await read('ui://weather/forecast'), board: await read('ui://tasks/board') };
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('serves the built HTML and lets no outside origin in with the offline weather (the default)', async () => {
+    const { weather, board } = await readViews({});
+    expect(weather.csp).toEqual({ connectDomains: [], resourceDomains: [] });
+    expect(board.csp).toEqual({ connectDomains: [], resourceDomains: [] });
+    expect(weather.text).toMatch(/^<!doctype html>/i);
+    expect(board.text).toMatch(/^<!doctype html>/i);
+  });
+
+  it("names exactly the configured Open-Meteo origins in the weather view's CSP when that provider is on", async () => {
+    // Loopback URLs that nothing serves: reading a view never calls the weather source.
+    const { weather, board } = await readViews({
+      WEATHER_PROVIDER: 'open-meteo',
+      OPEN_METEO_GEOCODING_URL: 'http://127.0.0.1:9/v1/search',
+      OPEN_METEO_FORECAST_URL: 'http://localhost:9/v1/forecast',
+    });
+    expect(weather.csp).toEqual({
+      connectDomains: ['http://127.0.0.1:9', 'http://localhost:9'],
+      resourceDomains: [],
+    });
+    expect(board.csp).toEqual({ connectDomains: [], resourceDomains: [] });
+  });
+});
+
 describe('HTTP server restart', () => {
   it('keeps the tasks in the database file across a restart', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'mcp-restart-'));

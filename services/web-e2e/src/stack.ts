@@ -39,6 +39,23 @@ export function assertChromium(path = CHROMIUM_PATH): void {
   if (!existsSync(path)) throw new Error(`No browser at ${path}: ${CHROMIUM_HINT}`);
 }
 
+/** The system Chromium, headless; fails with the install command when it is missing. */
+export async function launchChromium(): Promise<Browser> {
+  assertChromium();
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    timeout: 20_000,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}
+
 export interface StackOptions {
   /**
    * Options for the workshop server, e.g. `{ conformance: true }` to add the conformance fixtures
@@ -105,18 +122,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     );
     const { port } = http.address() as AddressInfo;
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      timeout: 20_000,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium();
     closers.push(() => browser.close());
     return { origin: `http://127.0.0.1:${port}`, browser, runtime, close };
   } catch (error) {

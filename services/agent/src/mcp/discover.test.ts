@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DiscoveredTool } from '../types.js';
-import { qualifyTools, toDiscoveredTool } from './discover.js';
+import { isForModel, qualifyTools, toDiscoveredTool } from './discover.js';
 
 const tool = (server: string, name: string): DiscoveredTool => ({
   server,
@@ -73,5 +73,25 @@ describe('toDiscoveredTool', () => {
       outputSchema: { type: 'object' },
       annotations: { title: 'Weather', readOnlyHint: true },
     });
+  });
+});
+
+describe('isForModel', () => {
+  it('offers a tool without MCP Apps visibility, or whose visibility includes the model', () => {
+    expect(isForModel({})).toBe(true);
+    expect(isForModel({ _meta: { ui: { resourceUri: 'ui://weather/forecast' } } })).toBe(true);
+    expect(isForModel({ _meta: { ui: { visibility: ['model', 'app'] } } })).toBe(true);
+    expect(isForModel({ _meta: { ui: { visibility: ['model'] } } })).toBe(true);
+  });
+
+  it('never offers a tool only a view may call, nor one with an empty visibility', () => {
+    expect(isForModel({ _meta: { ui: { visibility: ['app'] } } })).toBe(false);
+    expect(isForModel({ _meta: { ui: { visibility: [] } } })).toBe(false);
+  });
+
+  it('reads a malformed visibility as no visibility at all', () => {
+    expect(isForModel({ _meta: { ui: { visibility: 'app' } } })).toBe(true);
+    expect(isForModel({ _meta: { ui: null } })).toBe(true);
+    expect(isForModel({ _meta: { ui: 'app' } })).toBe(true);
   });
 });

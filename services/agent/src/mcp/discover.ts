@@ -1,7 +1,8 @@
 /**
  * @module mcp/discover
- * Reads a server's whole tool list (every `tools/list` page) and gives each tool a name that is
- * unique across all connected servers. Used at connect time and by `McpHub.refresh()`.
+ * Reads a server's whole tool list (every `tools/list` page), keeps the tools meant for the model,
+ * and gives each a name that is unique across all connected servers. Used at connect time and by
+ * `McpHub.refresh()`.
  */
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { DiscoveredTool } from '../types.js';
@@ -38,7 +39,19 @@ export async function listServerTools(
     timeout: TOOL_LIST_TIMEOUT_MS,
     ...(options.signal && { signal: options.signal }),
   });
-  return tools.map((tool) => toDiscoveredTool(server, tool));
+  return tools.filter(isForModel).map((tool) => toDiscoveredTool(server, tool));
+}
+
+/**
+ * Whether the model may see and call `tool`. MCP Apps (`io.modelcontextprotocol/ui`) lets a tool
+ * say who may call it in `_meta.ui.visibility`: `["app"]` means only its view, through the host.
+ * Such a tool is never offered to the model; a tool without the key is for the model, as before.
+ */
+export function isForModel(tool: Pick<Tool, '_meta'>): boolean {
+  const ui = tool._meta?.ui;
+  const visibility =
+    ui !== null && typeof ui === 'object' ? (ui as { visibility?: unknown }).visibility : undefined;
+  return !Array.isArray(visibility) || visibility.includes('model');
 }
 
 /** Keeps what the model and the trace need from an MCP `Tool`; drops icons and `_meta`. */

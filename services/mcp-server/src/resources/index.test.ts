@@ -52,6 +52,8 @@ describe('registerResources', () => {
         'tasks://all',
         'tasks://1',
         'cities://all',
+        'ui://weather/forecast',
+        'ui://tasks/board',
         expect.stringMatching(/^adr:\/\//),
       ]),
     );
@@ -64,7 +66,7 @@ describe('registerResources', () => {
         name: expect.stringMatching(/\S/),
         title: expect.stringMatching(/\S/),
         description: expect.stringMatching(/\S/),
-        mimeType: expect.stringMatching(/^(application\/json|text\/markdown)$/),
+        mimeType: expect.stringMatching(/^(application\/json|text\/markdown|text\/html;profile=mcp-app)$/),
       });
     }
   });
@@ -85,7 +87,16 @@ describe('registerResources', () => {
     }
     expect(pages).toBeGreaterThan(2);
     expect(new Set(seen).size).toBe(seen.length);
-    expect(seen.slice(0, 5)).toEqual(['tasks://all', 'cities://all', 'tasks://1', 'tasks://2', 'tasks://3']);
+    // Fixed resources first (the two MCP Apps views among them), then each template's list.
+    expect(seen.slice(0, 7)).toEqual([
+      'tasks://all',
+      'cities://all',
+      'ui://weather/forecast',
+      'ui://tasks/board',
+      'tasks://1',
+      'tasks://2',
+      'tasks://3',
+    ]);
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(seen);
 
     const templates = await client.request({ method: 'resources/templates/list', params: {} });

@@ -5,6 +5,7 @@
  * - `tasks://all` and `tasks://{id}`: the task list, live (`tasks.ts`)
  * - `cities://all`: the offline weather cities (`cities.ts`)
  * - `adr://{slug}`: the project's architecture decision records (`adr.ts`)
+ * - `ui://weather/forecast` and `ui://tasks/board`: the MCP Apps views (`views.ts`)
  *
  * plus `resources/subscribe`/`unsubscribe` and change notifications (`subscriptions.ts`).
  */
@@ -15,6 +16,7 @@ import { registerAdrResources } from './adr.js';
 import { registerCityResources } from './cities.js';
 import { installResourceSubscriptions } from './subscriptions.js';
 import { registerTaskResources } from './tasks.js';
+import { registerViewResources, type ViewOptions } from './views.js';
 
 export interface RegistrationOptions {
   pageSize: number;
@@ -23,6 +25,8 @@ export interface RegistrationOptions {
 export interface ResourceRegistrationOptions extends RegistrationOptions {
   /** The ADR folder; defaults to the repository's `adr/`. Tests point it at a temporary folder. */
   adrDir?: string;
+  /** The MCP Apps views: where they are built, and the weather view's allowed origins. */
+  views?: ViewOptions;
 }
 
 export function registerResources(
@@ -35,6 +39,7 @@ export function registerResources(
   registerTaskResources(server, deps);
   registerCityResources(server);
   registerAdrResources(server, { dir: options.adrDir });
+  registerViewResources(server, options.views);
   installResourceSubscriptions(server, deps);
   paginateList(server, 'resources/list', options.pageSize);
   paginateList(server, 'resources/templates/list', options.pageSize);

@@ -5,11 +5,14 @@
  * round, and `register` wraps the handler so an unexpected exception becomes a safe `isError`
  * result instead of leaking a stack. The wrapper also checks the tool's declared scopes against the
  * request's own token: the HTTP layer checks them first, and this second check means a route that
- * forgets to cannot run a tool the token was not granted.
+ * forgets to cannot run a tool the token was not granted. A tool with a `ui` option also declares an
+ * MCP Apps view (`_meta.ui`) and registers through ext-apps' `registerAppTool`; its results stay the same.
  */
 
 import { missingScopes, ownerOf } from '@mcp-workshop/mcp-host/caller';
 import { type CallToolResult, fail, failFromError, type StructuredToolResult } from '@mcp-workshop/shared';
+import type { McpUiToolMeta } from '@modelcontextprotocol/ext-apps';
+import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import {
   type AuthInfo,
   CLIENT_CAPABILITIES_META_KEY,
@@ -82,6 +85,12 @@ export interface ToolSpec<Input extends z.ZodObject, Output extends z.ZodObject>
    */
   scopes?: readonly string[];
   /**
+   * MCP Apps (`io.modelcontextprotocol/ui`): the view a host draws the result in (`resourceUri`, a
+   * `ui://` resource from `resources/views.ts`) and who may call the tool (`visibility`: `['app']`
+   * hides it from the model, so only a view calls it). Only `tools/list` changes; results do not.
+   */
+  ui?: ToolUi;
+  /**
    * An `InputRequiredResult` (from the SDK's `inputRequired()`) asks a 2026-07-28 client for input
    * and is passed to the SDK untouched; the client retries the call with the answers.
    */
@@ -90,6 +99,9 @@ export interface ToolSpec<Input extends z.ZodObject, Output extends z.ZodObject>
     context: ToolContext,
   ): Promise<StructuredToolResult<z.input<Output>> | FailResult | InputRequiredResult>;
 }
+
+/** A tool's MCP Apps metadata, published as `_meta.ui` in `tools/list`. */
+export type ToolUi = Pick<McpUiToolMeta, 'resourceUri' | 'visibility'>;
 
 /** A tool ready to be added to a server. Generic types are erased so tools can live in one list. */
 export interface WorkshopTool {
@@ -116,12 +128,16 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
   const annotations: ToolAnnotations = Object.freeze({ title: spec.title, ...spec.annotations });
   const scopes = Object.freeze([...(spec.scopes ?? [])]);
   // Shown in tools/list so a client knows which scope to ask for before a call is refused.
-  const _meta = Object.freeze({ [REQUIRED_SCOPES_META_KEY]: scopes });
+  const _meta = Object.freeze({
+    [REQUIRED_SCOPES_META_KEY]: scopes,
+    ...(spec.ui && { ui: Object.freeze({ ...spec.ui }) }),
+  });
   return {
     name: spec.name,
     scopes,
     register(server, deps) {
-      server.registerTool(
+      registerTool(
+        server,
         spec.name,
         { title: spec.title, description: spec.description, inputSchema, outputSchema, annotations, _meta },
         async (args: unknown, mcp: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
@@ -162,6 +178,28 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
       );
     },
   };
+}
+
+/**
+ * `server.registerTool`, or ext-apps' `registerAppTool` for a tool with `_meta.ui`: the same
+ * registration, plus the older `_meta["ui/resourceUri"]` key for hosts from before `_meta.ui`.
+ */
+function registerTool(
+  server: McpServer,
+  name: string,
+  config: {
+    title: string;
+    description: string;
+    inputSchema: StandardSchemaWithJSON;
+    outputSchema: StandardSchemaWithJSON;
+    annotations: ToolAnnotations;
+    _meta: Readonly<Record<string, unknown>> & { ui?: ToolUi };
+  },
+  handler: (args: unknown, mcp: ServerContext) => Promise<CallToolResult | InputRequiredResult>,
+): void {
+  const { ui } = config._meta;
+  if (ui) registerAppTool(server, name, { ...config, _meta: { ...config._meta, ui } }, handler);
+  else server.registerTool(name, config, handler);
 }
 
 /** What a caller whose token lacks `missing` is told: which scopes, and that signing in again helps. */

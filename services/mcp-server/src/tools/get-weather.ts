@@ -1,10 +1,12 @@
 /**
  * @module tools/get-weather
  * `get_weather`: current conditions and a daily forecast for a place, from whichever weather
- * provider the server was given (the offline dataset by default). Test: `get-weather.test.ts`.
+ * provider the server was given (the offline dataset by default). MCP Apps hosts draw the result in
+ * the `ui://weather/forecast` view (`views/weather/`). Test: `get-weather.test.ts`.
  */
 import { ok, ToolError } from '@mcp-workshop/shared';
 import { z } from 'zod';
+import { WEATHER_VIEW_URI } from '../resources/views.js';
 import { CITIES } from '../weather/cities.js';
 import { hasControlCharacters } from '../weather/lookup.js';
 import { MAX_FORECAST_DAYS, type WeatherReport } from '../weather/provider.js';
@@ -93,6 +95,7 @@ export const getWeather = defineTool({
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  ui: { resourceUri: WEATHER_VIEW_URI },
   async run({ location, days }, { deps, signal, log }) {
     const { source: weatherSource } = deps.weather;
     await log('debug', 'Looking up the weather', { days, source: weatherSource });

@@ -13,6 +13,7 @@ import { getTime } from './get-time.js';
 import { getWeather } from './get-weather.js';
 import { listCities } from './list-cities.js';
 import { listTasks } from './list-tasks.js';
+import { taskBoardRefresh } from './task-board-refresh.js';
 
 export const tools: readonly WorkshopTool[] = [
   getWeather,
@@ -23,5 +24,6 @@ export const tools: readonly WorkshopTool[] = [
   listTasks,
   completeTask,
   deleteTask,
+  taskBoardRefresh,
   generateReport,
 ];

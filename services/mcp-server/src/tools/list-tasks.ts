@@ -1,20 +1,20 @@
 /**
  * @module tools/list-tasks
  * `list_tasks`: the tasks on the persistent task list, optionally only open or done ones. Only the
- * caller's own (`context.owner`); with sign-in off, the one shared list.
+ * caller's own (`context.owner`); with sign-in off, the one shared list. MCP Apps hosts draw the
+ * result as the `ui://tasks/board` view (`views/tasks/`).
  * Test: `list-tasks.test.ts`, across users `task-owners.test.ts`.
  */
 import { okList } from '@mcp-workshop/shared';
 import { z } from 'zod';
+import { TASK_BOARD_URI } from '../resources/views.js';
 import { TASKS_READ } from '../scopes.js';
 import { defineTool } from './define-tool.js';
-import { taskSchema } from './task-schema.js';
-
-const STATUSES = ['all', 'open', 'done'] as const;
+import { TASK_STATUSES, taskSchema } from './task-schema.js';
 
 const input = z.object({
   status: z
-    .enum(STATUSES)
+    .enum(TASK_STATUSES)
     .default('all')
     .describe('Which tasks to list: "open" (not done yet), "done", or "all" (the default).'),
 });
@@ -22,7 +22,7 @@ const input = z.object({
 const output = z.object({
   items: z.array(taskSchema).describe('The matching tasks, oldest first.'),
   count: z.number().int().describe('How many tasks are in items.'),
-  status: z.enum(STATUSES).describe('The filter that was applied.'),
+  status: z.enum(TASK_STATUSES).describe('The filter that was applied.'),
 });
 
 export const listTasks = defineTool({
@@ -35,6 +35,7 @@ export const listTasks = defineTool({
   output,
   scopes: [TASKS_READ],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ui: { resourceUri: TASK_BOARD_URI },
   async run({ status }, { deps, owner, log }) {
     const tasks = await deps.tasks.list(owner, status);
     await log('debug', 'Listed tasks', { status, count: tasks.length });

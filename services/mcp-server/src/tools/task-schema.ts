@@ -1,7 +1,7 @@
 /**
  * @module tools/task-schema
- * The schemas and messages the four task tools (`add-task.ts`, `list-tasks.ts`,
- * `complete-task.ts`, `delete-task.ts`) share, so a task looks the same in every result.
+ * The schemas and messages the task tools (`add-task.ts`, `list-tasks.ts`, `complete-task.ts`,
+ * `delete-task.ts`, and the board's `task-board-refresh.ts`) share, so a task looks the same in every result.
  */
 
 import type { Task } from '@mcp-workshop/task-store';
@@ -20,6 +20,9 @@ export const taskSchema = z.object({
     .nullable()
     .describe('When the task was completed, ISO 8601 in UTC; null while it is still open.'),
 }) satisfies z.ZodType<Task>;
+
+/** The filters `list_tasks` and the task board take (the store's `TaskStatusFilter`). */
+export const TASK_STATUSES = ['all', 'open', 'done'] as const;
 
 /**
  * The `id` argument of the tools that act on one task. `int()` also caps it at

@@ -1,0 +1,178 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
+import { openTaskStore, type TaskStore } from '@mcp-workshop/task-store';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
+import { DEFAULT_FORECAST_URL, DEFAULT_GEOCODING_URL } from '../weather/open-meteo.js';
+import {
+  DEFAULT_VIEWS_DIR,
+  MAX_VIEW_BYTES,
+  TASK_BOARD_URI,
+  VIEW_MIME_TYPE,
+  type ViewOptions,
+  WEATHER_VIEW_URI,
+  weatherViewDomains,
+} from './views.js';
+
+const VIEW_URIS = [WEATHER_VIEW_URI, TASK_BOARD_URI];
+const OPEN_METEO = {
+  provider: 'open-meteo' as const,
+  geocodingUrl: DEFAULT_GEOCODING_URL,
+  forecastUrl: DEFAULT_FORECAST_URL,
+};
+
+// resources/list also lists the tasks, so the server needs a (here empty) task store.
+let storeDir: string;
+let store: TaskStore;
+beforeAll(async () => {
+  storeDir = await mkdtemp(path.join(tmpdir(), 'mcp-views-store-'));
+  store = openTaskStore({ dataDir: storeDir, logger: createSilentLogger() });
+});
+afterAll(async () => {
+  await store.close();
+  await rm(storeDir, { recursive: true, force: true });
+});
+
+interface ViewContent {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  _meta?: { ui?: { csp?: { connectDomains?: string[]; resourceDomains?: string[] } } };
+}
+
+describe('weatherViewDomains', () => {
+  it('allows no outside origin with the offline dataset, whatever the URLs say', () => {
+    expect(weatherViewDomains({ ...OPEN_METEO, provider: 'offline' })).toEqual([]);
+  });
+
+  it("allows exactly Open-Meteo's two origins, without paths, when that provider answers", () => {
+    expect(weatherViewDomains(OPEN_METEO)).toEqual([
+      'https://geocoding-api.open-meteo.com',
+      'https://api.open-meteo.com',
+    ]);
+  });
+
+  it('names an origin once when both URLs share it', () => {
+    expect(
+      weatherViewDomains({
+        provider: 'open-meteo',
+        geocodingUrl: 'http://127.0.0.1:4010/v1/search',
+        forecastUrl: 'http://127.0.0.1:4010/v1/forecast?x=1',
+      }),
+    ).toEqual(['http://127.0.0.1:4010']);
+  });
+});
+
+describe('the ui:// view resources', () => {
+  let conn: Connected | undefined;
+  afterEach(async () => conn?.close());
+
+  const connect = async (views?: ViewOptions) => {
+    conn = await connectInMemory(testDeps({ tasks: store }), { server: { ...(views && { views }) } });
+    return conn.client;
+  };
+  const read = async (uri: string, views?: ViewOptions) => {
+    const { contents } = await (await connect(views)).readResource({ uri });
+    return contents as ViewContent[];
+  };
+
+  it('lists both views with the MCP Apps mime type and a CSP that names no outside origin', async () => {
+    const { resources } = await (await connect()).listResources();
+    const views = resources.filter((resource) => resource.uri.startsWith('ui://'));
+    expect(views.map((view) => view.uri)).toEqual(VIEW_URIS);
+    for (const view of views) {
+      expect(view.mimeType).toBe('text/html;profile=mcp-app');
+      expect(view._meta).toEqual({ ui: { csp: { connectDomains: [], resourceDomains: [] } } });
+    }
+  });
+
+  it.each(VIEW_URIS)('reads %s as one self-contained HTML document', async (uri) => {
+    const contents = await read(uri);
+    expect(contents).toHaveLength(1);
+    const [view] = contents as [ViewContent];
+    expect(view.uri).toBe(uri);
+    expect(view.mimeType).toBe(VIEW_MIME_TYPE);
+    const html = view.text ?? '';
+    expect(html).toMatch(/^<!doctype html>/i);
+    expect(html.match(/<html[\s>]/gi)).toHaveLength(1);
+    // Everything is inline: a host loads the text, and a second file could never be fetched.
+    expect(html).toMatch(/<script type="module"[^>]*>[^<]/);
+    expect(html).not.toMatch(/<script\b[^>]*\bsrc\s*=/i);
+    expect(html).not.toMatch(/<link\b[^>]*\bhref\s*=/i);
+    expect(html).toMatch(/<style\b/i);
+    // The view speaks MCP Apps: it answers the host's tool-result notification.
+    expect(html).toContain('ui/notifications/tool-result');
+  });
+
+  it.each(VIEW_URIS)('reads %s with a CSP that names no outside origin by default', async (uri) => {
+    const [view] = await read(uri);
+    expect(view?._meta).toEqual({ ui: { csp: { connectDomains: [], resourceDomains: [] } } });
+  });
+
+  it('gives the weather view exactly the Open-Meteo origins when that provider is on, and the board none', async () => {
+    const views = { weatherConnectDomains: weatherViewDomains(OPEN_METEO) };
+    const [weather] = await read(WEATHER_VIEW_URI, views);
+    expect(weather?._meta?.ui?.csp).toEqual({
+      connectDomains: ['https://geocoding-api.open-meteo.com', 'https://api.open-meteo.com'],
+      resourceDomains: [],
+    });
+    await conn?.close();
+    const [board] = await read(TASK_BOARD_URI, views);
+    expect(board?._meta?.ui?.csp).toEqual({ connectDomains: [], resourceDomains: [] });
+    const listed = (await conn?.client.listResources())?.resources.find((r) => r.uri === WEATHER_VIEW_URI);
+    expect(listed?._meta).toEqual({ ui: { csp: weather?._meta?.ui?.csp } });
+  });
+
+  it.each(VIEW_URIS)('puts no secret or environment value into %s', async (uri) => {
+    const [view] = await read(uri);
+    const html = view?.text ?? '';
+    expect(html).not.toMatch(/process\.env|import\.meta\.env/);
+    // Whatever this machine holds in its environment (CI tokens, keys, URLs with passwords) stays out.
+    const secrets = Object.entries(process.env).filter(
+      ([name, value]) =>
+        /SECRET|TOKEN|KEY|PASSWORD|DATABASE_URL|AUTH/i.test(name) && value !== undefined && value.length >= 8,
+    );
+    for (const [name, value] of secrets) expect(html.includes(value as string), name).toBe(false);
+  });
+});
+
+describe('a view that was not built', () => {
+  let dir: string;
+  let conn: Connected | undefined;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'mcp-views-'));
+  });
+  afterEach(async () => {
+    await conn?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('fails the read with an error that says to run pnpm build, and serves the file once it exists', async () => {
+    conn = await connectInMemory(testDeps({ tasks: store }), { server: { views: { dir } } });
+    const missing = conn.client.readResource({ uri: WEATHER_VIEW_URI });
+    await expect(missing).rejects.toThrow(
+      /view weather-forecast\.html is missing or unreadable: run pnpm build in services\/mcp-server/,
+    );
+    await expect(conn.client.readResource({ uri: WEATHER_VIEW_URI })).rejects.not.toThrow(dir);
+    // Listing still works: only the read needs the file.
+    expect((await conn.client.listResources()).resources.map((r) => r.uri)).toContain(WEATHER_VIEW_URI);
+    // A failed read is not cached, so a build that lands later is served.
+    await writeFile(path.join(dir, 'weather-forecast.html'), '<!doctype html><html></html>');
+    const { contents } = await conn.client.readResource({ uri: WEATHER_VIEW_URI });
+    expect(contents[0]).toMatchObject({ text: '<!doctype html><html></html>' });
+  });
+
+  it('refuses a file far larger than any view', async () => {
+    await writeFile(path.join(dir, 'task-board.html'), Buffer.alloc(MAX_VIEW_BYTES + 1, 'a'));
+    conn = await connectInMemory(testDeps({ tasks: store }), { server: { views: { dir } } });
+    await expect(conn.client.readResource({ uri: TASK_BOARD_URI })).rejects.toThrow(
+      /task-board\.html is larger than \d+ bytes, so it is no view of ours: run pnpm build/,
+    );
+  });
+
+  it('defaults to the package dist/views folder that pnpm build writes', () => {
+    expect(DEFAULT_VIEWS_DIR.split(path.sep).slice(-3)).toEqual(['dist', 'views', '']);
+  });
+});

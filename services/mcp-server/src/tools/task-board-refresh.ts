@@ -1,0 +1,51 @@
+/**
+ * @module tools/task-board-refresh
+ * `task_board_refresh`: what the task board view (`ui://tasks/board`) redraws from after its
+ * buttons complete or delete a task: the tasks under the board's filter plus how many are open and
+ * done in all. App-only (`visibility: ["app"]`): an MCP Apps host never shows it to the model, which
+ * has `list_tasks`. Same owner rules and scope as `list_tasks`. Test: `task-board-refresh.test.ts`.
+ */
+import { okList } from '@mcp-workshop/shared';
+import { z } from 'zod';
+import { TASKS_READ } from '../scopes.js';
+import { defineTool } from './define-tool.js';
+import { TASK_STATUSES, taskSchema } from './task-schema.js';
+
+const input = z.object({
+  status: z
+    .enum(TASK_STATUSES)
+    .default('all')
+    .describe('The filter the board shows: "open", "done", or "all" (the default).'),
+});
+
+const output = z.object({
+  items: z.array(taskSchema).describe('The tasks under the filter, oldest first.'),
+  count: z.number().int().describe('How many tasks are in items.'),
+  status: z.enum(TASK_STATUSES).describe('The filter that was applied.'),
+  openCount: z.number().int().describe("How many of the caller's tasks are open, whatever the filter."),
+  doneCount: z.number().int().describe("How many of the caller's tasks are done, whatever the filter."),
+});
+
+export const taskBoardRefresh = defineTool({
+  name: 'task_board_refresh',
+  title: 'Refresh the task board',
+  description:
+    'For the task board view only: the tasks under its filter, plus the open and done totals it shows in its header.',
+  input,
+  output,
+  scopes: [TASKS_READ],
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ui: { visibility: ['app'] },
+  async run({ status }, { deps, owner, log }) {
+    // One read, so the totals and the items describe the same moment.
+    const all = await deps.tasks.list(owner, 'all');
+    const doneCount = all.filter((task) => task.done).length;
+    const items = status === 'all' ? all : all.filter((task) => task.done === (status === 'done'));
+    await log('debug', 'Refreshed the task board', { status, count: items.length });
+    return okList(
+      items,
+      { status, openCount: all.length - doneCount, doneCount },
+      { summary: `${all.length - doneCount} open, ${doneCount} done.` },
+    );
+  },
+});

@@ -1,0 +1,167 @@
+/**
+ * `defineTool`'s `ui` option (MCP Apps): what `tools/list` gains, and that results do not change at
+ * all, so a client without the extension sees exactly what it saw before. Partner: `define-tool.ts`,
+ * the views themselves: `resources/views.test.ts`.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
+import { fail, ok } from '@mcp-workshop/shared';
+import { openTaskStore, type TaskStore } from '@mcp-workshop/task-store';
+import { McpServer } from '@modelcontextprotocol/server';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createMcpServer } from '../server.js';
+import { connectAs, testDeps, tokenFor } from '../test-support/in-memory.js';
+import { connectRaw, type RawRpc } from '../test-support/raw-rpc.js';
+import { createOfflineWeather } from '../weather/offline.js';
+import { defineTool, type ToolUi } from './define-tool.js';
+import { tools } from './index.js';
+
+const NOW = () => new Date('2026-07-28T12:00:00Z');
+
+/** The same tool, with or without a view: it succeeds, fails (`fail`) or throws, as asked. */
+function echo(ui?: ToolUi) {
+  return defineTool({
+    name: 'echo',
+    title: 'Echo',
+    description: 'Repeats text.',
+    input: z.object({ text: z.string().max(20).describe('Some text.') }),
+    output: z.object({ echoed: z.string().describe('The text.') }),
+    scopes: ['tasks:write'],
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    ...(ui && { ui }),
+    async run({ text }) {
+      if (text === 'fail') return fail('Told to fail.');
+      if (text === 'throw') throw new Error('a bug');
+      return ok({ echoed: text }, { summary: `Echoed ${text}.` });
+    },
+  });
+}
+
+function serverWith(tool: ReturnType<typeof echo>): McpServer {
+  const server = new McpServer({ name: 'tool-views-test', version: '0.0.0' });
+  tool.register(server, testDeps());
+  return server;
+}
+
+describe('defineTool with ui', () => {
+  const open: RawRpc[] = [];
+  afterEach(async () => {
+    for (const rpc of open.splice(0)) await rpc.close();
+  });
+  const raw = async (server: McpServer) => {
+    const rpc = await connectRaw(server);
+    open.push(rpc);
+    return rpc;
+  };
+
+  it('adds _meta.ui (and the older ui/resourceUri key) to tools/list and changes nothing else there', async () => {
+    const plain = await (await raw(serverWith(echo()))).request('tools/list');
+    const withView = await (await raw(serverWith(echo({ resourceUri: 'ui://echo/view' })))).request(
+      'tools/list',
+    );
+    const [listed] = withView.tools as Array<Record<string, unknown>>;
+    expect(listed?._meta).toEqual({
+      'mcp-workshop/requiredScopes': ['tasks:write'],
+      ui: { resourceUri: 'ui://echo/view' },
+      'ui/resourceUri': 'ui://echo/view',
+    });
+    const [before] = plain.tools as Array<Record<string, unknown>>;
+    expect({ ...listed, _meta: undefined }).toEqual({ ...before, _meta: undefined });
+    expect(before?._meta).toEqual({ 'mcp-workshop/requiredScopes': ['tasks:write'] });
+  });
+
+  it('lists an app-only tool with visibility ["app"] and no view of its own', async () => {
+    const list = await (await raw(serverWith(echo({ visibility: ['app'] })))).request('tools/list');
+    const [listed] = list.tools as Array<{ _meta: Record<string, unknown> }>;
+    expect(listed?._meta.ui).toEqual({ visibility: ['app'] });
+    expect(listed?._meta).not.toHaveProperty('ui/resourceUri');
+  });
+
+  it.each([
+    ['a success', 'hello'],
+    ['a fail() result', 'fail'],
+    ['a thrown bug', 'throw'],
+    ['an input the schema refuses', 'x'.repeat(21)],
+  ])('answers %s byte for byte as the same tool without a view', async (_label, text) => {
+    const call = async (tool: ReturnType<typeof echo>) => {
+      const rpc = await raw(serverWith(tool));
+      const result = await rpc.request('tools/call', { name: 'echo', arguments: { text } });
+      // A thrown bug's result carries a fresh reference id; the rest must match.
+      return JSON.stringify(result).replace(/ref [0-9a-f-]+/g, 'ref <id>');
+    };
+    expect(await call(echo({ resourceUri: 'ui://echo/view' }))).toBe(await call(echo()));
+  });
+
+  it('still refuses a call whose token lacks the scope, exactly as without a view', async () => {
+    const call = async (tool: ReturnType<typeof echo>) => {
+      const conn = await connectAs(serverWith(tool), tokenFor('alice', []));
+      try {
+        return JSON.stringify(await conn.client.callTool({ name: 'echo', arguments: { text: 'hi' } }));
+      } finally {
+        await conn.close();
+      }
+    };
+    const refused = await call(echo({ resourceUri: 'ui://echo/view' }));
+    expect(refused).toBe(await call(echo()));
+    expect(refused).toContain('needs the OAuth scope tasks:write');
+  });
+});
+
+describe('the catalogue tools with views', () => {
+  let dir: string;
+  let store: TaskStore;
+  let rpc: RawRpc;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'tool-views-'));
+    store = openTaskStore({ dataDir: dir, logger: createSilentLogger(), now: NOW });
+    await store.add('', 'Buy milk');
+    rpc = await connectRaw(
+      createMcpServer(testDeps({ tasks: store, weather: createOfflineWeather(NOW), now: NOW })),
+    );
+  });
+  afterAll(async () => {
+    await rpc.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('declares ui://weather/forecast on get_weather, ui://tasks/board on list_tasks, and task_board_refresh app-only', async () => {
+    const listed = (await rpc.request('tools/list')).tools as Array<{
+      name: string;
+      _meta: { ui?: unknown };
+    }>;
+    const ui = Object.fromEntries(
+      listed.filter((tool) => tool._meta.ui).map((tool) => [tool.name, tool._meta.ui]),
+    );
+    expect(ui).toEqual({
+      get_weather: { resourceUri: 'ui://weather/forecast' },
+      list_tasks: { resourceUri: 'ui://tasks/board' },
+      task_board_refresh: { visibility: ['app'] },
+    });
+    expect(tools.map((tool) => tool.name)).toContain('task_board_refresh');
+  });
+
+  it('answers get_weather exactly as ok() builds it: content, structuredContent, isError, nothing more', async () => {
+    const result = await rpc.request('tools/call', { name: 'get_weather', arguments: { location: 'Oslo' } });
+    expect(Object.keys(result)).toEqual(['content', 'structuredContent', 'isError']);
+    const content = result.content as Array<{ text: string }>;
+    const expected = ok(result.structuredContent as Record<string, unknown>, { summary: content[1]?.text });
+    expect(JSON.stringify(result)).toBe(JSON.stringify(expected));
+    expect(content[1]?.text).toMatch(/^Oslo, Norway: .* \(offline dataset, not a live forecast\)\.$/);
+  });
+
+  it('answers list_tasks exactly as ok() builds it', async () => {
+    const result = await rpc.request('tools/call', { name: 'list_tasks', arguments: {} });
+    expect(Object.keys(result)).toEqual(['content', 'structuredContent', 'isError']);
+    expect(result.structuredContent).toMatchObject({
+      status: 'all',
+      count: 1,
+      items: [{ title: 'Buy milk' }],
+    });
+    const expected = ok(result.structuredContent as Record<string, unknown>, { summary: '1 task.' });
+    expect(JSON.stringify(result)).toBe(JSON.stringify(expected));
+  });
+});

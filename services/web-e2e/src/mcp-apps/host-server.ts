@@ -1,0 +1,113 @@
+/**
+ * @module mcp-apps/host-server
+ * Serves the test host page on one origin and the sandbox proxy on a second one (two ports on
+ * 127.0.0.1, as the MCP Apps spec requires of web hosts). The host origin also forwards `/mcp` to
+ * the real MCP server, so the page's client needs no CORS. Partners: host-page/host.ts, sandbox.html.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const SANDBOX_HTML = new URL('./sandbox.html', import.meta.url);
+/** Where sandbox.html takes the host's origin, the only parent it talks to. */
+const HOST_ORIGIN_SLOT = 'HOST_ORIGIN_JSON';
+
+export interface AppsHost {
+  /** e.g. http://127.0.0.1:41234: the host page is `/`, the MCP server behind it `/mcp`. */
+  hostOrigin: string;
+  /** e.g. http://127.0.0.1:41235: the sandbox proxy is `/sandbox.html`. */
+  sandboxOrigin: string;
+  /** The host page URL that renders `tool` called with `args`. */
+  pageUrl(tool: string, args: Record<string, unknown>): string;
+  close(): Promise<void>;
+}
+
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Server> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return server;
+}
+
+function originOf(server: Server): string {
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+}
+
+/** Streams one request to the MCP server and its answer (JSON or SSE) back. */
+function forward(req: IncomingMessage, res: ServerResponse, mcpUrl: URL): void {
+  const upstream = request(
+    mcpUrl,
+    { method: req.method, headers: { ...req.headers, host: mcpUrl.host } },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
+  upstream.on('error', () => {
+    if (!res.headersSent) res.writeHead(502);
+    res.end();
+  });
+  res.on('close', () => upstream.destroy());
+  req.pipe(upstream);
+}
+
+/**
+ * Starts both origins. `hostHtml` is the built host page (one file); `mcpUrl` the server it talks to.
+ */
+export async function startAppsHost(options: { hostHtml: string; mcpUrl: string }): Promise<AppsHost> {
+  const mcpUrl = new URL(options.mcpUrl);
+  const host = await listen((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://host').pathname;
+    if (path === '/mcp') return forward(req, res, mcpUrl);
+    if (path === '/' && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(options.hostHtml);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  const hostOrigin = originOf(host);
+  const template = await readFile(SANDBOX_HTML, 'utf8');
+  if (template.split(HOST_ORIGIN_SLOT).length !== 2)
+    throw new Error(`sandbox.html needs ${HOST_ORIGIN_SLOT} once`);
+  const sandboxHtml = template.replace(HOST_ORIGIN_SLOT, JSON.stringify(hostOrigin));
+  const sandbox = await listen((req, res) => {
+    if (req.url !== '/sandbox.html' || req.method !== 'GET') {
+      res.writeHead(404).end();
+      return;
+    }
+    res
+      .writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        // The view (a srcdoc frame) inherits this policy: inline code only, no network, framed by the host only.
+        'content-security-policy': [
+          "default-src 'none'",
+          "script-src 'unsafe-inline'",
+          "style-src 'unsafe-inline'",
+          'img-src data:',
+          'font-src data:',
+          `frame-ancestors ${hostOrigin}`,
+        ].join('; '),
+      })
+      .end(sandboxHtml);
+  });
+  const sandboxOrigin = originOf(sandbox);
+  return {
+    hostOrigin,
+    sandboxOrigin,
+    pageUrl: (tool, args) =>
+      `${hostOrigin}/?${new URLSearchParams({ tool, args: JSON.stringify(args), sandbox: sandboxOrigin })}`,
+    close: async () => {
+      await closeServer(host);
+      await closeServer(sandbox);
+    },
+  };
+}
