@@ -10,7 +10,7 @@ import { McpConnectError, type RetryPolicy } from './retry.js';
 import { startLegacyServer } from './test-support/fixture-server.js';
 import { captureLogger, silentLogger } from './test-support/logger.js';
 import { freePort, type ServedFetch } from './test-support/serve-fetch.js';
-import { listToolNames, startWorkshopServer, type WorkshopServer } from './test-support/workshop.js';
+import { listModelToolNames, startWorkshopServer, type WorkshopServer } from './test-support/workshop.js';
 
 /** services/mcp-server/dist/index.js is four levels below the repository root. */
 const REPO_ROOT = join(SERVER_DIST_ENTRY, '../../../..');
@@ -44,7 +44,7 @@ describe('connectServer', () => {
       implementation: { name: 'mcp-workshop-server' },
     });
     expect(server.info.instructions).toContain('Workshop server');
-    expect(server.tools.map((tool) => tool.name)).toEqual(await listToolNames(workshop.url));
+    expect(server.tools.map((tool) => tool.name)).toEqual(await listModelToolNames(workshop.url));
     expect(server.tools.map((tool) => tool.name)).toContain('get_weather');
     const weather = server.tools.find((tool) => tool.name === 'get_weather');
     expect(weather).toMatchObject({ server: 'workshop', inputSchema: { type: 'object' } });
@@ -203,7 +203,7 @@ describe('connectServer', () => {
       try {
         expect(server.info).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
         expect(server.info.target).toBe(`${process.execPath} ${SERVER_DIST_ENTRY} --stdio`);
-        expect(server.tools.map((tool) => tool.name)).toEqual(await listToolNames(workshop.url));
+        expect(server.tools.map((tool) => tool.name)).toEqual(await listModelToolNames(workshop.url));
       } finally {
         await server.close();
       }

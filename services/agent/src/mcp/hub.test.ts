@@ -14,7 +14,7 @@ import {
   startLegacyServer,
 } from './test-support/fixture-server.js';
 import { type CapturedLogger, captureLogger, silentLogger } from './test-support/logger.js';
-import { listToolNames, startWorkshopServer, type WorkshopServer } from './test-support/workshop.js';
+import { listModelToolNames, startWorkshopServer, type WorkshopServer } from './test-support/workshop.js';
 
 const clientInfo = { name: 'agent-test', version: '0.0.0' };
 /** Generous for a local call, short enough that the timeout tests stay quick. */
@@ -88,7 +88,7 @@ describe('createMcpHub', () => {
     expect(fixture.listRequests()).toBe(4);
     const tools = hub.tools();
     expect(tools.filter((tool) => tool.server === 'workshop').map((tool) => tool.name)).toEqual(
-      await listToolNames(workshop.url),
+      await listModelToolNames(workshop.url),
     );
     // 25 fillers plus 9 named tools, served 10 per page.
     expect(tools.filter((tool) => tool.server === 'fixture').map((tool) => tool.name)).toEqual(

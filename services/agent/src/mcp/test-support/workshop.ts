@@ -21,8 +21,11 @@ export async function startWorkshopServer(): Promise<WorkshopServer> {
   return { url: server.mcpUrl, close: () => server.close() };
 }
 
-/** Every tool name the server at `url` lists, every page read, straight through the SDK client. */
-export async function listToolNames(url: string): Promise<string[]> {
+/**
+ * Every tool name the server at `url` lists for a model, every page read, straight through the SDK
+ * client: a tool whose MCP Apps `_meta.ui.visibility` leaves out "model" is only for its view.
+ */
+export async function listModelToolNames(url: string): Promise<string[]> {
   const client = new Client({ name: 'agent-test-lister', version: '0.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   try {
@@ -30,7 +33,10 @@ export async function listToolNames(url: string): Promise<string[]> {
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const result = await client.listTools(cursor === undefined ? {} : { cursor });
-      names.push(...result.tools.map((tool) => tool.name));
+      for (const tool of result.tools) {
+        const visibility = (tool._meta?.ui as { visibility?: unknown } | undefined)?.visibility;
+        if (!Array.isArray(visibility) || visibility.includes('model')) names.push(tool.name);
+      }
       cursor = result.nextCursor;
       if (cursor === undefined) break;
     }
