@@ -18,6 +18,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createDeps } from '../src/deps.js';
 import { loadEnv } from '../src/env.js';
 import { hostedCatalogue } from '../src/hosted.js';
+import { callToolRoute } from './support/http.js';
 
 /** A warn-level logger that keeps its JSON lines, to check what start-up logged. */
 function capturingLogger(): { logger: Logger; lines: () => Array<Record<string, unknown>> } {
@@ -125,11 +126,6 @@ const postgres = systemPrograms('the start-up tests against a real Postgres', ['
 /** Long enough for a started Postgres to take connections and readiness to notice; well under a second in practice. */
 const RECOVERY_MS = 15_000;
 
-interface ToolAnswer {
-  isError?: boolean;
-  content: Array<{ type: string; text?: string }>;
-}
-
 describe.skipIf(!postgres.ok)('start-up with DATABASE_URL on a real Postgres', () => {
   let cluster: PostgresCluster;
   let root: string;
@@ -155,15 +151,7 @@ describe.skipIf(!postgres.ok)('start-up with DATABASE_URL on a real Postgres', (
     const host = await startHttpHost({ ...hostedCatalogue(deps), logger, stateless: true });
     try {
       const { baseUrl } = host;
-      const call = async (name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => {
-        const response = await fetch(`${baseUrl}/tools/${name}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(args),
-        });
-        expect(response.status).toBe(200);
-        return (await response.json()) as ToolAnswer;
-      };
+      const call = (name: string, args: Record<string, unknown> = {}) => callToolRoute(baseUrl, name, args);
       const readyStatus = async () => (await fetch(`${baseUrl}/health/ready`)).status;
 
       // What index.ts does once listening: the open fails, one warning, and serving goes on.

@@ -15,16 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeps, type ServerDeps } from '../../src/deps.js';
 import { loadEnv } from '../../src/env.js';
 import { hostedCatalogue } from '../../src/hosted.js';
+import { callToolRoute, type ToolAnswer } from '../support/http.js';
 
 const available = systemPrograms('the task database readiness tests', ['postgres']);
 
 /** Long enough for a restarted Postgres to take connections again; it takes well under a second. */
 const RECOVERY_MS = 10_000;
-
-interface ToolAnswer {
-  isError?: boolean;
-  content: Array<{ type: string; text?: string }>;
-}
 
 describe.skipIf(!available.ok)('the task database going away and coming back', () => {
   let cluster: PostgresCluster;
@@ -61,15 +57,7 @@ describe.skipIf(!available.ok)('the task database going away and coming back', (
     const response = await fetch(`${baseUrl}/health/ready`);
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
-  const call = async (name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => {
-    const response = await fetch(`${baseUrl}/tools/${name}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(args),
-    });
-    expect(response.status).toBe(200);
-    return (await response.json()) as ToolAnswer;
-  };
+  const call = (name: string, args: Record<string, unknown> = {}) => callToolRoute(baseUrl, name, args);
 
   it('is ready, and task tools work, while Postgres is up', async () => {
     // The LISTEN connection comes up beside the pool, in the background; readiness reports it.

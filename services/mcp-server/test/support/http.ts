@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { type LocalServer, type LocalServerOptions, startLocalServer } from '../../src/local-server.js';
 
 export type TestServer = LocalServer;
@@ -26,4 +27,25 @@ export async function startTestServer(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** What the curl path answers for a tool call: the tool's result as JSON. */
+export interface ToolAnswer {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+}
+
+/** Calls a tool through the curl path (`POST /tools/:name`); the route itself must answer 200. */
+export async function callToolRoute(
+  baseUrl: string,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolAnswer> {
+  const response = await fetch(`${baseUrl}/tools/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(args),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as ToolAnswer;
 }
