@@ -12,6 +12,12 @@ export const MAX_TIMEOUT_S = 600;
 const POLL_MS = 200;
 /** One request may not eat the whole deadline: a server that accepts but never answers is retried. */
 const REQUEST_TIMEOUT_MS = 2_000;
+/**
+ * The last attempt before the deadline still gets this long: a request cut off after a few
+ * milliseconds says nothing about the server, and on a busy machine it would hide the answer
+ * that matters ("HTTP 503") behind a timeout. The deadline may run over by this much.
+ */
+const MIN_REQUEST_MS = 500;
 
 export const USAGE = `usage: node scripts/wait-for.mjs [--timeout SECONDS] URL...
 Waits until every URL answers HTTP 2xx (default timeout ${DEFAULT_TIMEOUT_S} s, at most ${MAX_TIMEOUT_S} s).`;
@@ -69,11 +75,9 @@ export async function waitForUrl(url, { timeoutMs = DEFAULT_TIMEOUT_S * 1000, po
   let last = 'no answer yet';
   for (;;) {
     const left = deadline - performance.now();
+    const requestMs = Math.round(Math.min(REQUEST_TIMEOUT_MS, Math.max(MIN_REQUEST_MS, left)));
     try {
-      const response = await fetch(url, {
-        redirect: 'manual',
-        signal: AbortSignal.timeout(Math.max(1, Math.round(Math.min(REQUEST_TIMEOUT_MS, left)))),
-      });
+      const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(requestMs) });
       // Only the status matters; dropping the body frees the connection.
       await response.body?.cancel();
       last = `HTTP ${response.status}`;
@@ -81,7 +85,7 @@ export async function waitForUrl(url, { timeoutMs = DEFAULT_TIMEOUT_S * 1000, po
         return { ok: true, url, ms: Math.round(performance.now() - started), last };
       }
     } catch (error) {
-      last = describeFailure(error);
+      last = describeFailure(error, requestMs, last);
     }
     if (performance.now() + pollMs >= deadline) {
       return { ok: false, url, ms: Math.round(performance.now() - started), last };
@@ -95,9 +99,15 @@ export function waitForAll(urls, options) {
   return Promise.all(urls.map((url) => waitForUrl(url, options)));
 }
 
-/** fetch hides the reason in `cause` ("fetch failed"); the cause is what a reader can act on. */
-function describeFailure(error) {
-  if (error?.name === 'TimeoutError') return 'no answer within the request timeout';
+/**
+ * fetch hides the reason in `cause` ("fetch failed"); the cause is what a reader can act on. A
+ * timeout after a real answer keeps that answer in front: "HTTP 503, then no answer within 500 ms".
+ */
+function describeFailure(error, requestMs, previous) {
+  if (error?.name === 'TimeoutError') {
+    const silence = `no answer within ${requestMs} ms`;
+    return previous.startsWith('HTTP ') ? `${previous.split(',')[0]}, then ${silence}` : silence;
+  }
   const cause = error?.cause;
   return cause?.message ?? cause?.code ?? error?.message ?? String(error);
 }
