@@ -17,24 +17,27 @@
  *    .env.example and the other way round; every port (ports, expose, EXPOSE, healthchecks, URLs
  *    between services, also in comma lists) matches the port the service listens on, and the local
  *    default where there is one (a profiled copy may publish another host port; no two services
- *    publish the same one); a URL that calls a service has a depends_on that waits for its
- *    healthcheck, and the Host it dials is allowed by the service, or, for a proxy from an image
- *    (HAProxy), by every service the proxy depends on; a URL that only names a service (an issuer,
- *    a resource) needs no depends_on; a service under a profile is depended on with
- *    `required: false` from services outside that profile; DATA_DIR is on a named volume unless
+ *    publish the same one; a second port, the agent's sandbox for MCP Apps views, is published
+ *    beside the first, with its origin set where the host port differs); a URL that calls a
+ *    service has a depends_on that waits for its healthcheck, and the Host it dials is allowed by
+ *    the service, or, for a proxy from an image (HAProxy), by every service the proxy depends on; a
+ *    URL that only names a service (an issuer, a resource) needs no depends_on; a service under a
+ *    profile is depended on with `required: false` from services outside that profile; DATA_DIR is on a named volume unless
  *    DATABASE_URL keeps the tasks elsewhere; the Dockerfiles are multi-stage with `pnpm deploy`, a
  *    Node 22 or 24 slim base, a non-root USER and a HEALTHCHECK.
  * 2. From dist/: starts each built service as compose would (the image's ENV plus compose's
  *    environment; 0.0.0.0 becomes 127.0.0.1, every port a free one, service names local URLs, paths
  *    a temporary folder per service) in depends_on order, every profile at once (so `auth`: the
  *    authorization server, the secured server, the agent signed in), and GETs each healthcheck URL:
- *    200 or it fails; an agent must have found the demo model and the MCP server's tools. A service
- *    that depends on a service from an image (Postgres, HAProxy, Jaeger), or on one skipped for
- *    that, is skipped here and in 3, with one line saying why.
+ *    200 or it fails; an agent must have found the demo model and the MCP server's tools, and its
+ *    sandbox must answer on its own (free) port. A service that depends on a service from an image
+ *    (Postgres, HAProxy, Jaeger), or on one skipped for that, is skipped here and in 3, with one
+ *    line saying why.
  * 3. Build replay: runs each Dockerfile's `build` stage (its COPY lines, honouring .dockerignore,
  *    and its RUN lines, verbatim) in a temporary folder, assembles each runtime stage from its
  *    COPY lines, starts its CMD from its WORKDIR, and checks health again; for the server also
- *    that the ADRs sit where dist/resources/adr.js looks for them.
+ *    that the ADRs sit where dist/resources/adr.js looks for them and the built MCP Apps views where
+ *    dist/resources/views.js does, for the agent that the chat page and its lazy app-view chunk are in.
  * What needs an engine stays unchecked: the base images and the images compose pulls (Postgres,
  * HAProxy, Ollama, Jaeger) with their healthchecks, the runtime stage's RUN lines (mkdir and chown
  * of /data), running as USER node, Docker networking and the named volumes.
@@ -76,7 +79,9 @@ const MUST_IGNORE = [
  * variables it binds to, its Host allow-list (none: it accepts any Host), the variables whose URLs
  * only name a service (an issuer, a resource: no call, so no depends_on), its default port when
  * started locally (none: a free port), and the profiled compose services that run copies of it.
- * `profileOnly`: the package runs under a profile only, under its own name too.
+ * `profileOnly`: the package runs under a profile only, under its own name too. `extraPorts`: more
+ * ports it listens on, each with its variable, its local default, the variable that names the
+ * origin a browser reaches it at (when the published port is another), and a path that answers 200.
  */
 const SERVICES = {
   'mcp-server': {
@@ -104,6 +109,17 @@ const SERVICES = {
     copies: ['agent-secure', 'agent-scaled', 'agent-traced'],
     // On 0.0.0.0 it refuses to start without AGENT_API_TOKEN, so .env must set it.
     secretKeys: 'AGENT_SECRET_KEYS',
+    // The sandbox proxy for MCP Apps views listens on a second port (a second origin, ADR 017). The
+    // browser frames it, so it is published beside the API; where the host port differs, the page
+    // must be told the origin it reaches it at.
+    extraPorts: [
+      {
+        portVar: 'AGENT_VIEW_SANDBOX_PORT',
+        originVar: 'AGENT_VIEW_SANDBOX_ORIGIN',
+        localPort: 3004,
+        healthPath: '/health',
+      },
+    ],
   },
   'demo-model': {
     dir: 'services/demo-model',
@@ -658,21 +674,55 @@ for (const [name, service] of Object.entries(composeServices)) {
       `${name}: ${spec.portVar} defaults to ${defaults[spec.portVar]}, the check expects ${spec.localPort}`,
     );
   }
-  for (const entry of service.ports ?? []) {
-    const { text, hostIp, published: hostPort, target } = portMapping(entry);
-    if (target !== port) fail(`${name}: ports ${text} targets ${target}, the service listens on ${port}`);
+  // A second port (the agent's sandbox for views): fixed in compose, the local default, and
+  // published wherever the main port is, since the same browser needs both.
+  const extraPorts = (spec.extraPorts ?? []).map((extra) => ({ ...extra, port: parsed[extra.portVar] }));
+  for (const extra of extraPorts) {
+    if (!extra.port) fail(`${name}: ${extra.portVar} must be a fixed port in compose`);
+    else if (extra.port !== extra.localPort)
+      fail(`${name}: ${extra.portVar} is ${extra.port} in compose but ${extra.localPort} in local runs`);
+    if (defaults[extra.portVar] !== extra.localPort)
+      fail(
+        `${name}: ${extra.portVar} defaults to ${defaults[extra.portVar]}, the check expects ${extra.localPort}`,
+      );
+    if (extra.port === port) fail(`${name}: ${extra.portVar} and ${spec.portVar} are both ${port}`);
+  }
+  const listening = [port, ...extraPorts.map((extra) => extra.port)];
+  const mappings = (service.ports ?? []).map(portMapping);
+  for (const { text, hostIp, published: hostPort, target } of mappings) {
+    if (!listening.includes(target))
+      fail(`${name}: ports ${text} targets ${target}, the service listens on ${listening.join(', ')}`);
     // A copy runs next to the package's own service, so it publishes another host port.
-    if (!isCopy && hostPort !== port)
-      fail(`${name}: ports ${text} publishes ${hostPort}, local runs use ${port}`);
+    if (!isCopy && hostPort !== target)
+      fail(`${name}: ports ${text} publishes ${hostPort}, local runs use ${target}`);
     if (hostIp !== '127.0.0.1')
       fail(`${name}: ports ${text} should publish on 127.0.0.1 only, as local runs bind`);
   }
-  for (const entry of service.expose ?? []) {
-    if (Number(String(entry).split('/')[0]) !== port)
-      fail(`${name}: expose ${entry}, the service listens on ${port}`);
+  if (mappings.some((mapping) => mapping.target === port)) {
+    for (const extra of extraPorts) {
+      const mapping = mappings.find((item) => item.target === extra.port);
+      if (!mapping) {
+        fail(
+          `${name}: publishes ${spec.portVar} but not ${extra.portVar} (${extra.port}), which the browser needs too`,
+        );
+        continue;
+      }
+      // The page takes the other port at its own host name unless told the origin.
+      const origins = [`http://127.0.0.1:${mapping.published}`, `http://localhost:${mapping.published}`];
+      const origin = parsed[extra.originVar];
+      if (mapping.published !== extra.port && !origins.includes(origin))
+        fail(
+          `${name}: publishes ${extra.portVar} on ${mapping.published}, so ${extra.originVar} must be ${origins[0]} (it is ${origin ?? 'unset'})`,
+        );
+    }
   }
-  if (!image.expose.includes(port))
-    fail(`${where}: EXPOSE ${image.expose.join(' ') || '(none)'}, the service listens on ${port}`);
+  for (const entry of service.expose ?? []) {
+    if (!listening.includes(Number(String(entry).split('/')[0])))
+      fail(`${name}: expose ${entry}, the service listens on ${listening.join(', ')}`);
+  }
+  for (const listened of listening)
+    if (!image.expose.includes(listened))
+      fail(`${where}: EXPOSE ${image.expose.join(' ') || '(none)'}, the service listens on ${listened}`);
 
   // Healthchecks: compose's and the image's point at this service's port; the path is checked live.
   const healthUrls = [];
@@ -724,6 +774,7 @@ for (const [name, service] of Object.entries(composeServices)) {
     stage,
     dockerfile,
     port,
+    extraPorts,
     healthUrls,
     effective,
     parsed,
@@ -892,6 +943,10 @@ async function startStack(label, locate) {
   const since = Date.now();
   const ports = new Map();
   for (const plan of runnable) ports.set(plan.name, await freePort());
+  /** `${service} ${variable}` -> the free port an extra port (the agent's sandbox) gets here. */
+  const extraPorts = new Map();
+  for (const plan of runnable)
+    for (const extra of plan.extraPorts) extraPorts.set(`${plan.name} ${extra.portVar}`, await freePort());
   const running = [];
   // depends_on order: a service starts once everything it depends on is healthy.
   const order = [];
@@ -919,6 +974,9 @@ async function startStack(label, locate) {
         }
         env[key] = mapped;
       }
+      // Every copy's sandbox listens on the same fixed port in compose: here each gets its own.
+      for (const extra of plan.extraPorts)
+        env[extra.portVar] = String(extraPorts.get(`${plan.name} ${extra.portVar}`));
       env.LOG_LEVEL = env.LOG_LEVEL || 'warn';
       const entry = path.join(cwd, plan.image.cmd.at(-1));
       if (!fs.existsSync(entry))
@@ -944,6 +1002,17 @@ async function startStack(label, locate) {
           if (!(body.tools > 0))
             fail(`${label}: ${plan.name} found no tools on the MCP server: ${response.body}`);
         }
+      }
+      for (const extra of plan.extraPorts) {
+        const extraPort = extraPorts.get(`${plan.name} ${extra.portVar}`);
+        const status = (
+          await get(`http://127.0.0.1:${extraPort}${extra.healthPath}`).catch(() => ({ status: 0 }))
+        ).status;
+        log(`${label}: ${plan.name} ${extra.portVar} GET ${extra.healthPath} -> ${status || 'no answer'}`);
+        if (status !== 200)
+          fail(
+            `${label}: ${plan.name} does not answer on ${extra.portVar} (${extra.healthPath}: ${status || 'no answer'})`,
+          );
       }
       // Called by its service name, as other containers do; a foreign name still gets 403.
       for (const other of runnable) {
@@ -1125,6 +1194,29 @@ try {
         );
     }
 
+    // The MCP Apps views (views/build.mjs's HTML files) must be where dist/resources/views.js reads
+    // them, every one the local build made: a server without them answers each view's read with an error.
+    if (server) {
+      const { cwd, root } = runtimeRoots.get(server.name);
+      const viewsModule = pathToFileURL(path.join(cwd, 'dist/resources/views.js')).href;
+      const viewsDir = execFileSync(
+        process.execPath,
+        ['-e', `import(${JSON.stringify(viewsModule)}).then((m) => console.log(m.DEFAULT_VIEWS_DIR))`],
+        { cwd, encoding: 'utf8' },
+      ).trim();
+      const htmlIn = (dir) =>
+        fs.existsSync(dir) ? fs.readdirSync(dir).filter((file) => file.endsWith('.html')) : [];
+      const built = htmlIn(path.join(ROOT, server.spec.dir, 'dist/views'));
+      const inImage = htmlIn(viewsDir);
+      const missing = built.filter((file) => !inImage.includes(file));
+      if (built.length === 0) fail(`${server.spec.dir}/dist/views holds no view: run its build first`);
+      else if (missing.length > 0)
+        fail(
+          `image ${server.name}: no ${missing.join(', ')} at ${path.relative(root, viewsDir)} (DEFAULT_VIEWS_DIR)`,
+        );
+      else log(`image ${server.name}: ${inImage.length} views at ${path.relative(root, viewsDir)}`);
+    }
+
     // One package per service: the agent's image holds the agent, never the server, the demo model or
     // the authorization server.
     const agent = plans.find((plan) => plan.name === 'agent');
@@ -1136,6 +1228,16 @@ try {
       if (strays.length > 0)
         fail(`image agent: contains ${strays.map((n) => `@mcp-workshop/${n}`).join(', ')}`);
       else log(`image agent: workspace packages inside: ${inside.join(', ') || 'none'}`);
+      // The chat page, and the chunk its first view loads (app-view.ts, imported lazily), as built.
+      const assets = path.join(cwd, 'dist/web/assets');
+      const files = fs.existsSync(assets) ? fs.readdirSync(assets) : [];
+      const entry = files.find((file) => /^index-.*\.js$/.test(file));
+      const lazy = files.find((file) => /^app-view-.*\.js$/.test(file));
+      if (!fs.existsSync(path.join(cwd, 'dist/web/index.html')) || !entry)
+        fail('image agent: no chat page at dist/web (index.html and assets/index-*.js)');
+      else if (!lazy || !fs.readFileSync(path.join(assets, entry), 'utf8').includes(lazy))
+        fail(`image agent: the page's ${entry} does not load an app-view chunk that is in dist/web/assets`);
+      else log(`image agent: the chat page and its lazily loaded ${lazy}`);
     }
 
     if (problems.length === 0) await startStack('image', (plan) => runtimeRoots.get(plan.name));

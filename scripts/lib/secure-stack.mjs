@@ -1,13 +1,20 @@
 /**
  * The plan behind `pnpm start:secure` (scripts/start-secure.mjs): which service listens where, and
- * how each one is wired to the others, from the four port variables; why it must not start (a port
+ * how each one is wired to the others, from the port variables; why it must not start (a port
  * in use, a wiring variable that contradicts the ports); and the banner. Pure but for `busyPorts`,
  * so secure-stack.test.mjs checks the wiring without starting anything.
  */
 import net from 'node:net';
 
 /** The ports of module 11's commands; a variable of the same name moves a service. */
-export const DEFAULT_PORTS = { AUTH_PORT: 3003, PORT: 3000, AGENT_PORT: 3001, DEMO_MODEL_PORT: 3002 };
+export const DEFAULT_PORTS = {
+  AUTH_PORT: 3003,
+  PORT: 3000,
+  AGENT_PORT: 3001,
+  DEMO_MODEL_PORT: 3002,
+  // The agent's second port, the sandbox proxy that tools' views run in (MCP Apps, module 14).
+  AGENT_VIEW_SANDBOX_PORT: 3004,
+};
 const HOST = '127.0.0.1';
 /** The ports the refusal suggests for a second stack: the defaults moved by this much. */
 const SPARE_OFFSET = 110;
@@ -18,6 +25,7 @@ const PORT_OWNERS = {
   PORT: 'the MCP server',
   AGENT_PORT: 'the agent',
   DEMO_MODEL_PORT: 'the demo model',
+  AGENT_VIEW_SANDBOX_PORT: "the agent's sandbox for tools' views",
 };
 
 /**
@@ -107,6 +115,7 @@ export function planSecureStack(env = {}) {
       env: {
         AGENT_HOST: HOST,
         AGENT_PORT: `${ports.AGENT_PORT}`,
+        AGENT_VIEW_SANDBOX_PORT: `${ports.AGENT_VIEW_SANDBOX_PORT}`,
         MCP_SERVER_URL: resource,
         DEMO_MODEL_URL: `${demoModel}/v1`,
         MCP_OAUTH_CLIENT_ID: 'workshop-agent',
@@ -149,11 +158,11 @@ export function serviceEnv(service, env) {
 
 /**
  * What to do when some of the plan's ports are taken (`busy`: the port variables' keys). The usual
- * cause is module 1's `pnpm start`, which holds 3000 to 3002.
+ * cause is module 1's `pnpm start`, which holds 3000 to 3002 and 3004.
  */
 export function busyPortsMessage(plan, busy) {
   const lines = busy.map((key) => `  ${plan.ports[key]} (${key}, ${PORT_OWNERS[key]})`);
-  // 3000-3003 become 3110-3113: clear of module 1's stack and of the compose profiles' 3010-3031.
+  // 3000-3004 become 3110-3114: clear of module 1's stack and of the compose profiles' 3010-3034.
   const spare = Object.entries(DEFAULT_PORTS)
     .map(([key, port]) => `${key}=${port + SPARE_OFFSET}`)
     .join(' ');

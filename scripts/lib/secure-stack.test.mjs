@@ -60,6 +60,7 @@ describe('planSecureStack', () => {
       PORT: '3110',
       AGENT_PORT: '3111',
       DEMO_MODEL_PORT: '3112',
+      AGENT_VIEW_SANDBOX_PORT: '3114',
     });
     const { 'auth-server': auth, 'mcp-server': server, 'demo-model': model, agent } = byName(plan);
     assert.deepEqual(auth.env, {
@@ -76,6 +77,8 @@ describe('planSecureStack', () => {
     });
     assert.deepEqual(model.env, { DEMO_MODEL_HOST: '127.0.0.1', DEMO_MODEL_PORT: '3112' });
     assert.equal(agent.env.AGENT_PORT, '3111');
+    // The agent's second port moves too: beside `pnpm start`, 3004 is taken by its agent.
+    assert.equal(agent.env.AGENT_VIEW_SANDBOX_PORT, '3114');
     assert.equal(agent.env.MCP_SERVER_URL, 'http://127.0.0.1:3110/mcp');
     assert.equal(agent.env.MCP_OAUTH_ISSUER, 'http://127.0.0.1:3113');
     assert.equal(agent.env.DEMO_MODEL_URL, 'http://127.0.0.1:3112/v1');
@@ -149,7 +152,7 @@ describe('busyPorts', () => {
       assert.match(message, /`pnpm start` \(module 1\)/);
       assert.match(
         message,
-        /AUTH_PORT=3113 PORT=3110 AGENT_PORT=3111 DEMO_MODEL_PORT=3112 pnpm start:secure/,
+        /AUTH_PORT=3113 PORT=3110 AGENT_PORT=3111 DEMO_MODEL_PORT=3112 AGENT_VIEW_SANDBOX_PORT=3114 pnpm start:secure/,
       );
     } finally {
       await new Promise((resolve) => holder.close(resolve));

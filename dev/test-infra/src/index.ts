@@ -3,6 +3,7 @@
  * Test-only helpers that run real system servers on loopback: a throwaway PostgreSQL cluster and
  * HAProxy. Tests that need them ask `systemPrograms()` first, and skip with one line on a laptop.
  */
+export { CHROMIUM_ARGS, CHROMIUM_INSTALL_HINT, CHROMIUM_PATH } from './chromium.js';
 export type { StopChildOptions } from './free-port.js';
 export { freePort, stopChild } from './free-port.js';
 export type { HaproxyBackend, RunningHaproxy, StartHaproxyOptions } from './haproxy.js';

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { EnvError, loadAgentEnv } from './env.js';
 
+/** The error message for this environment, or undefined when it was taken. */
+function refusal(env: Record<string, string>): string | undefined {
+  try {
+    loadAgentEnv(env);
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as Error).message;
+  }
+}
+
 describe('loadAgentEnv: OAuth sign-in', () => {
   const complete = {
     MCP_OAUTH_CLIENT_ID: 'workshop-agent',
@@ -83,17 +94,6 @@ describe('loadAgentEnv: TRACE_VIEWER_URL', () => {
 describe('loadAgentEnv: AGENT_API_TOKEN', () => {
   const GOOD = '3f9a1c7e5b2d8046af13c9e7b5d2a8f0416c3e9b7a5d2f8e';
 
-  /** The error message for this environment, or undefined when it was taken. */
-  function refusal(env: Record<string, string>): string | undefined {
-    try {
-      loadAgentEnv(env);
-      return undefined;
-    } catch (error) {
-      expect(error).toBeInstanceOf(EnvError);
-      return (error as Error).message;
-    }
-  }
-
   it('refuses to start off loopback without a token, and names the setting', () => {
     for (const host of ['0.0.0.0', '::', '192.168.1.20', 'agent.example']) {
       const message = refusal({ AGENT_HOST: host });
@@ -144,6 +144,44 @@ describe('loadAgentEnv: AGENT_API_TOKEN', () => {
       'ftp://x.example',
     ]) {
       expect(refusal({ AGENT_ALLOWED_ORIGINS: value }), value).toContain('AGENT_ALLOWED_ORIGINS');
+    }
+  });
+});
+
+describe('loadAgentEnv: MCP Apps views', () => {
+  it('runs the sandbox proxy on port 3004 by default, any free port with 0, or the port given', () => {
+    expect(loadAgentEnv({}).AGENT_VIEW_SANDBOX_PORT).toBe(3004);
+    expect(loadAgentEnv({ AGENT_VIEW_SANDBOX_PORT: '0' }).AGENT_VIEW_SANDBOX_PORT).toBe(0);
+    expect(loadAgentEnv({ AGENT_VIEW_SANDBOX_PORT: '65535' }).AGENT_VIEW_SANDBOX_PORT).toBe(65_535);
+  });
+
+  it.each(['-1', '65536', '3004.5', 'sandbox', '0x'])('refuses AGENT_VIEW_SANDBOX_PORT=%s', (port) => {
+    expect(refusal({ AGENT_VIEW_SANDBOX_PORT: port })).toContain('AGENT_VIEW_SANDBOX_PORT');
+  });
+
+  it('takes AGENT_VIEW_SANDBOX_ORIGIN as a full origin only, and leaves it unset by default', () => {
+    expect(loadAgentEnv({}).AGENT_VIEW_SANDBOX_ORIGIN).toBeUndefined();
+    expect(
+      loadAgentEnv({ AGENT_VIEW_SANDBOX_ORIGIN: 'https://views.example:8443' }).AGENT_VIEW_SANDBOX_ORIGIN,
+    ).toBe('https://views.example:8443');
+    for (const value of [
+      'views.example',
+      'https://views.example/',
+      'https://views.example/sandbox.html',
+      'https://views.example?x=1',
+      'ftp://views.example',
+      'javascript:alert(1)',
+      'null',
+    ]) {
+      expect(refusal({ AGENT_VIEW_SANDBOX_ORIGIN: value }), value).toContain('AGENT_VIEW_SANDBOX_ORIGIN');
+    }
+  });
+
+  it('reads AGENT_VIEW_CALLS_PER_MINUTE (default 60) and refuses 0 or junk', () => {
+    expect(loadAgentEnv({}).AGENT_VIEW_CALLS_PER_MINUTE).toBe(60);
+    expect(loadAgentEnv({ AGENT_VIEW_CALLS_PER_MINUTE: '5' }).AGENT_VIEW_CALLS_PER_MINUTE).toBe(5);
+    for (const value of ['0', '-3', '2.5', 'lots', '100001']) {
+      expect(refusal({ AGENT_VIEW_CALLS_PER_MINUTE: value }), value).toContain('AGENT_VIEW_CALLS_PER_MINUTE');
     }
   });
 });

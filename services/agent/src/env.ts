@@ -71,6 +71,27 @@ const EnvSchema = z.object({
     .max(100_000)
     .default(30)
     .describe('Chat turns (and, separately, answers to input requests) per caller per minute.'),
+  AGENT_VIEW_SANDBOX_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65_535)
+    .default(3004)
+    .describe(
+      "The sandbox proxy for MCP Apps views: a second origin the chat page frames tools' views from (0: any free port).",
+    ),
+  AGENT_VIEW_SANDBOX_ORIGIN: origin
+    .optional()
+    .describe(
+      "The sandbox proxy's origin as the browser reaches it, when that is not the page's host name at AGENT_VIEW_SANDBOX_PORT (a proxy, another published port).",
+    ),
+  AGENT_VIEW_CALLS_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(60)
+    .describe("Views' tool calls and view loads, together, per caller per minute."),
   AGENT_MAX_TOOL_ROUNDS: z.coerce.number().int().min(1).max(50).default(8),
   AGENT_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   AGENT_RESULT_BUDGET_CHARS: z.coerce.number().int().min(200).max(1_000_000).default(16_000),

@@ -4,7 +4,7 @@
  * went to the model; `turnAsJson` carries the same fields for `--json`.
  */
 import { describe, expect, it } from 'vitest';
-import { formatHeader, formatToolCall, formatTurn, turnAsJson } from './format.js';
+import { CHAT_PAGE, formatHeader, formatToolCall, formatTurn, turnAsJson } from './format.js';
 import { ONE_SHOT_NOT_ASKED } from './input.js';
 import type { ModelDescription } from './llm/provider.js';
 import type { ToolCallTrace, TurnResult } from './trace.js';
@@ -143,6 +143,16 @@ describe('formatToolCall', () => {
       "│ input requested by delete_task: not asked (one-shot `ask` can't ask you to confirm; use `pnpm chat` or the web page) · question: Delete task 2?",
     );
     expect(text).toMatch(/nobody was asked/);
+  });
+
+  it('names the view of a tool that has one, and where to see it drawn, right after the arguments', () => {
+    const lines = formatToolCall({ ...structured, view: { uri: 'ui://weather/forecast' } }, 0).split('\n');
+    const at = lines.findIndex((line) => line.startsWith('│ view:'));
+    expect(lines[at]).toBe(
+      `│ view:              ui://weather/forecast, drawn under this call on the chat page (${CHAT_PAGE})`,
+    );
+    expect(lines[at - 1]).toMatch(/^│ arguments:/);
+    expect(formatToolCall(structured, 0)).not.toContain('│ view:');
   });
 
   it('says what the person answered when they were asked', () => {

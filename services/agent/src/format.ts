@@ -8,6 +8,9 @@ import type { ModelDescription } from './llm/provider.js';
 import type { ServerLogEvent, ToolCallTrace, TurnResult } from './trace.js';
 import type { ServerInfo } from './types.js';
 
+/** Where `pnpm start` serves the chat page, which draws a tool's MCP Apps view. */
+export const CHAT_PAGE = 'pnpm start, then http://127.0.0.1:3001';
+
 /** Long JSON is cut in the terminal view only; `--json` and the HTTP API keep it whole. */
 const MAX_SHOWN_CHARS = 600;
 
@@ -33,6 +36,12 @@ export function formatToolCall(trace: ToolCallTrace, index: number): string {
     `┌─ tool call ${index + 1} (round ${trace.round}): ${clip(trace.functionName)} → ${where}   ${trace.durationMs} ms   ${status}`,
     `│ arguments:         ${clip(toJson(trace.arguments))}`,
   ];
+  if (trace.view) {
+    // The terminal cannot draw it; the chat page of `pnpm start` can.
+    lines.push(
+      `│ view:              ${clip(trace.view.uri)}, drawn under this call on the chat page (${CHAT_PAGE})`,
+    );
+  }
   const asker = clip(trace.tool ?? trace.functionName);
   for (const input of trace.inputs) {
     const outcome =

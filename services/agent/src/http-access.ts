@@ -127,7 +127,11 @@ export function oneTimeLink(access: ApiAccess): RequestHandler {
  * A per-caller limit on an expensive route: a caller is its session or the bearer token, else
  * (no AGENT_API_TOKEN) its address. 429 with Retry-After and a JSON error over it.
  */
-export function perCallerLimit(limit: number, what: string): RequestHandler {
+export function perCallerLimit(
+  limit: number,
+  what: string,
+  setting = 'AGENT_RATE_LIMIT_PER_MINUTE',
+): RequestHandler {
   return rateLimit({
     windowMs: WINDOW_MS,
     limit,
@@ -144,7 +148,7 @@ export function perCallerLimit(limit: number, what: string): RequestHandler {
       // express-rate-limit has set Retry-After already; the body says the same in words.
       const retryAfter = Number(res.getHeader('retry-after')) || WINDOW_MS / 1000;
       res.status(429).json({
-        error: `Rate limit exceeded: at most ${limit} ${what} a minute per caller (AGENT_RATE_LIMIT_PER_MINUTE). Retry in ${retryAfter} s.`,
+        error: `Rate limit exceeded: at most ${limit} ${what} a minute per caller (${setting}). Retry in ${retryAfter} s.`,
         retryAfterSeconds: retryAfter,
       });
     },

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { AGENT_CLIENT, type AuthServerProcess, signInAsDemoUser } from '@mcp-workshop/auth-server/process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentEnv } from './env.js';
-import { createAgentApp } from './http.js';
+import { createAgentApp, type StatusBody, type ViewSandboxLocation } from './http.js';
 import { declineInput } from './input.js';
 import { createSilentLogger } from './logger.js';
 import { type Runtime, startRuntime } from './runtime.js';
@@ -161,6 +161,36 @@ describe('GET /api/status', () => {
     expect(await refused.json()).toMatchObject({
       state: 'failed',
       error: expect.stringMatching(/could not start/),
+    });
+  });
+});
+
+describe('GET /api/status: the sandbox proxy for views', () => {
+  /** The status an app built with `viewSandbox` reports while it starts (it needs no MCP server). */
+  async function statusWith(viewSandbox?: ViewSandboxLocation): Promise<StatusBody> {
+    const app = createAgentApp({
+      startup: createAgentStartup(),
+      logger: createSilentLogger(),
+      ...(viewSandbox && { viewSandbox }),
+    });
+    const server: Server = await new Promise((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/status`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as StatusBody;
+  }
+
+  it('is null when the agent runs no sandbox proxy', async () => {
+    expect((await statusWith()).viewSandbox).toBeNull();
+  });
+
+  it('gives the port, and the origin only when one is set', async () => {
+    expect((await statusWith({ port: 3004 })).viewSandbox).toEqual({ port: 3004, origin: null });
+    expect((await statusWith({ port: 41_234, origin: 'https://views.example' })).viewSandbox).toEqual({
+      port: 41_234,
+      origin: 'https://views.example',
     });
   });
 });

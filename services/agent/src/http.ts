@@ -2,6 +2,7 @@
  * @module http
  * The agent's HTTP API: `POST /api/chat` (one answer as JSON), `POST /api/chat/stream` (the same
  * as server-sent events: text deltas, tool calls as they start and end, then the result),
+ * `/api/views/…` (MCP Apps: a tool's view and a view's tool calls, `views/routes.ts`),
  * `POST /api/input/:id` (the page's answer to a tool's request for input, which the stream
  * announced as `input_request`), `GET /api/status` (starting, ready or failed; the sign-in link;
  * who is signed in; the trace viewer's link template), `GET /health`, and the chat page built from
@@ -18,6 +19,7 @@ import { hostHeaderValidation } from '@modelcontextprotocol/express';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { type ApiAccess, type Caller, createApiAccess } from './api-access.js';
+import { openEventStream } from './event-stream.js';
 import {
   callerFrom,
   callerOf,
@@ -32,6 +34,10 @@ import { ModelError } from './llm/errors.js';
 import type { Logger } from './logger.js';
 import { type AgentStartup, type AgentStatus, type ReadyAgent, readyStartup } from './startup.js';
 import type { TurnResult } from './trace.js';
+import { DEFAULT_VIEW_CALLS_PER_MINUTE, viewRoutes } from './views/routes.js';
+
+/** AGENT_TOOL_TIMEOUT_MS's default, for apps built without env.ts. */
+const DEFAULT_VIEW_TOOL_TIMEOUT_MS = 30_000;
 
 /** A question is a paragraph, not a document. */
 export const MAX_MESSAGE_CHARS = 8_000;
@@ -91,12 +97,30 @@ interface CommonAppOptions {
    * as it is; the page fills in the trace id and checks the result again before it makes a link.
    */
   traceViewerUrl?: string;
+  /**
+   * Where the sandbox proxy for MCP Apps views listens (`views/sandbox-server.ts`): its port on the
+   * page's host name, or a public origin. Without it the page shows that a call has a view but
+   * cannot draw it.
+   */
+  viewSandbox?: ViewSandboxLocation;
+  /** A view's resource reads and tool calls, together, per caller per minute. */
+  viewCallsPerMinute?: number;
+  /** How long a view's tool call may go without an answer or progress (AGENT_TOOL_TIMEOUT_MS). */
+  toolTimeoutMs?: number;
+}
+
+/** Where the chat page finds the sandbox proxy: `origin` when set, else its own host name at `port`. */
+export interface ViewSandboxLocation {
+  port: number;
+  origin?: string;
 }
 
 /** The body of `GET /api/status`: the start-up as `startup.ts` tells it, and how to link a trace. */
 export interface StatusBody extends AgentStatus {
   /** The trace viewer's link template with `{traceId}` in it, or null when none is set. */
   traceViewerUrl: string | null;
+  /** The sandbox proxy for MCP Apps views, or null when the agent runs none. */
+  viewSandbox: { port: number; origin: string | null } | null;
 }
 
 /** What `POST /api/chat` answers, and the data of the stream's final `done` event. */
@@ -137,6 +161,9 @@ export type AgentAppOptions = CommonAppOptions & (ReadyAgent | { startup: AgentS
 export function createAgentApp(options: AgentAppOptions): Express {
   const { logger, inputBroker } = options;
   const traceViewerUrl = options.traceViewerUrl ?? null;
+  const viewSandbox = options.viewSandbox
+    ? { port: options.viewSandbox.port, origin: options.viewSandbox.origin ?? null }
+    : null;
   const startup = 'startup' in options ? options.startup : readyStartup(options);
   const access = options.access ?? createApiAccess();
   const perMinute = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
@@ -178,7 +205,7 @@ export function createAgentApp(options: AgentAppOptions): Express {
 
   app.get('/api/status', (_req, res) => {
     // The page polls this while starting; a cached answer would hide the sign-in link or the change to ready.
-    const body: StatusBody = { ...startup.status(), traceViewerUrl };
+    const body: StatusBody = { ...startup.status(), traceViewerUrl, viewSandbox };
     res.set('cache-control', 'no-store').json(body);
   });
 
@@ -239,25 +266,13 @@ export function createAgentApp(options: AgentAppOptions): Express {
     if (!parsed.success) return badRequest(res, parsed.error);
     const { agent } = readyAgent();
     const caller = callerOf(res);
-    res.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      'x-accel-buffering': 'no',
-    });
-    const send = (event: string, data: unknown) =>
-      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    const aborted = new AbortController();
-    res.on('close', () => aborted.abort(new Error('The browser closed the stream.')));
     // This stream is the only place this turn's requests for input are shown.
-    const ask: InputListener = (request) => {
-      if (aborted.signal.aborted) throw new Error('the stream is closed');
-      send('input_request', request);
-    };
+    const { send, signal, ask } = openEventStream(res);
     try {
       const result = await runAs(caller, ask, () =>
         agent.ask(parsed.data.message, {
           conversationId: scopedConversation(caller, parsed.data.conversationId),
-          signal: aborted.signal,
+          signal,
           events: {
             onTextDelta: (text) => send('text', { text }),
             onToolStart: (call) => send('tool_start', call),
@@ -272,6 +287,18 @@ export function createAgentApp(options: AgentAppOptions): Express {
     }
     res.end();
   });
+
+  app.use(
+    '/api/views',
+    viewRoutes({
+      hub: () => readyAgent().hub,
+      whenReady,
+      logger,
+      callsPerMinute: options.viewCallsPerMinute ?? DEFAULT_VIEW_CALLS_PER_MINUTE,
+      toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_VIEW_TOOL_TIMEOUT_MS,
+      ...(inputBroker && { inputBroker }),
+    }),
+  );
 
   app.post('/api/input/:id', inputLimit, (req, res) => {
     const id = String(req.params.id ?? '');

@@ -2,13 +2,14 @@
 /**
  * @module index
  * The long-running agent (`pnpm start`): the HTTP API on AGENT_HOST:AGENT_PORT (default
- * 127.0.0.1:3001). It listens first and then connects to the MCP servers, with retries since under
+ * 127.0.0.1:3001), and the sandbox proxy tools' views run in on AGENT_VIEW_SANDBOX_PORT (3004). It listens first and then connects to the MCP servers, with retries since under
  * docker-compose they may start later, so a person can open the page and follow the sign-in link
  * while it connects (`startup.ts`). With AGENT_API_TOKEN set it prints a one-time link to the chat
  * page, and a fresh one each time one is used (`api-access.ts`). The only file here that listens.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import { createApiAccess } from './api-access.js';
 import { EnvError, loadAgentEnv } from './env.js';
 import { createAgentApp } from './http.js';
@@ -16,6 +17,7 @@ import { createInputBroker } from './input-broker.js';
 import { createLogger } from './logger.js';
 import { type Runtime, startRuntime } from './runtime.js';
 import { createAgentStartup } from './startup.js';
+import { createViewSandboxApp } from './views/sandbox-server.js';
 
 /**
  * After a failed start the page keeps showing why for this long; then the process exits with 1, so
@@ -46,6 +48,18 @@ async function main(): Promise<void> {
     ...(env.AGENT_API_TOKEN !== undefined && { token: env.AGENT_API_TOKEN }),
     onLinkToken: printLink,
   });
+  // The sandbox proxy for tools' views listens first, so the page is told its real port.
+  const sandbox = await listenOn(
+    createViewSandboxApp({
+      allowedHosts: env.AGENT_ALLOWED_HOSTS,
+      allowedOrigins: env.AGENT_ALLOWED_ORIGINS,
+    }),
+    env.AGENT_VIEW_SANDBOX_PORT,
+    env.AGENT_HOST,
+    'AGENT_VIEW_SANDBOX_PORT',
+    logger,
+  );
+  const sandboxPort = (sandbox.address() as AddressInfo).port;
   const app = createAgentApp({
     startup,
     logger,
@@ -55,15 +69,14 @@ async function main(): Promise<void> {
     rateLimitPerMinute: env.AGENT_RATE_LIMIT_PER_MINUTE,
     inputBroker,
     traceViewerUrl: env.TRACE_VIEWER_URL,
+    viewSandbox: {
+      port: sandboxPort,
+      ...(env.AGENT_VIEW_SANDBOX_ORIGIN !== undefined && { origin: env.AGENT_VIEW_SANDBOX_ORIGIN }),
+    },
+    viewCallsPerMinute: env.AGENT_VIEW_CALLS_PER_MINUTE,
+    toolTimeoutMs: env.AGENT_TOOL_TIMEOUT_MS,
   });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(env.AGENT_PORT, env.AGENT_HOST, () => resolve(listening));
-    listening.once('error', (error: NodeJS.ErrnoException) => {
-      const hint = error.code === 'EADDRINUSE' ? ` Port ${env.AGENT_PORT} is in use: set AGENT_PORT.` : '';
-      logger.fatal({ err: error }, `could not start the agent.${hint}`);
-      process.exit(1);
-    });
-  });
+  const server = await listenOn(app, env.AGENT_PORT, env.AGENT_HOST, 'AGENT_PORT', logger);
   url = pageUrl(env.AGENT_HOST, (server.address() as AddressInfo).port);
   logger.info({ url }, 'page and /api/status up; connecting to the MCP servers');
   for (const token of linkTokens.splice(0)) printLink(token);
@@ -99,8 +112,10 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     stopping.abort(new Error('The agent is stopping.'));
-    server.close();
-    server.closeAllConnections();
+    for (const listening of [server, sandbox]) {
+      listening.close();
+      listening.closeAllConnections();
+    }
     await Promise.race([
       starting.catch(() => undefined),
       new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref()),
@@ -110,6 +125,24 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+}
+
+/** Listens, or exits with a line naming the variable to change when the port is taken. */
+function listenOn(
+  app: Express,
+  port: number,
+  host: string,
+  variable: string,
+  logger: ReturnType<typeof createLogger>,
+): Promise<Server> {
+  return new Promise((resolve) => {
+    const listening = app.listen(port, host, () => resolve(listening));
+    listening.once('error', (error: NodeJS.ErrnoException) => {
+      const hint = error.code === 'EADDRINUSE' ? ` Port ${port} is in use: set ${variable}.` : '';
+      logger.fatal({ err: error }, `could not start the agent.${hint}`);
+      process.exit(1);
+    });
+  });
 }
 
 /** Where a browser on this machine finds the page: a wildcard address is not one to browse to. */

@@ -19,3 +19,4 @@ export { connectServer, createMcpHub } from './mcp/index.js';
 export type { Runtime, RuntimeOptions } from './runtime.js';
 export { SYSTEM_PROMPT, startRuntime } from './runtime.js';
 export type { ToolCallTrace, TurnResult } from './trace.js';
+export { createViewSandboxApp } from './views/sandbox-server.js';

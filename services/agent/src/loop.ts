@@ -178,6 +178,7 @@ async function runToolCall(
     functionName: call.name,
     server: resolved?.tool.server,
     tool: resolved?.tool.name,
+    ...(resolved?.tool.ui?.resourceUri !== undefined && { view: { uri: resolved.tool.ui.resourceUri } }),
     arguments: parsed.ok ? parsed.value : call.arguments,
   };
   events.onToolStart?.(base);
@@ -268,8 +269,8 @@ function nobodyAsked(
   );
 }
 
-function finish(
-  base: Pick<ToolCallTrace, 'id' | 'round' | 'functionName' | 'server' | 'tool' | 'arguments'>,
+export function finish(
+  base: Pick<ToolCallTrace, 'id' | 'round' | 'functionName' | 'server' | 'tool' | 'arguments' | 'view'>,
   started: number,
   view: ModelView,
   outcome: { result?: unknown; problem?: ToolCallProblem },

@@ -52,6 +52,13 @@ export interface ToolCallTrace {
   /** Where it went: absent when the name matched no tool. */
   server?: string;
   tool?: string;
+  /** MCP Apps: the tool's `ui://` view, which the chat page draws under this call. */
+  view?: { uri: string };
+  /**
+   * Set on a call a view made through the chat page (`views/routes.ts`): its `round` is 0, its `id`
+   * starts with "view-", and nothing went to the model (`sentToModel` is empty).
+   */
+  calledBy?: 'view';
   /** The arguments the model sent, parsed when they were valid JSON. */
   arguments: unknown;
   durationMs: number;
@@ -110,6 +117,7 @@ export interface TurnEvents {
     functionName: string;
     server?: string;
     tool?: string;
+    view?: { uri: string };
     arguments: unknown;
   }) => void;
   onToolProgress?: (id: string, event: ProgressEvent) => void;

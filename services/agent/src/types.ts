@@ -8,6 +8,17 @@ import type { CallToolResult } from '@mcp-workshop/shared';
 /** A JSON Schema object as MCP sends it (`inputSchema`, `outputSchema`). */
 export type JsonSchema = Record<string, unknown>;
 
+/** Who may call a tool under MCP Apps (`_meta.ui.visibility`): the model, its view, or both. */
+export type ToolVisibility = 'model' | 'app';
+
+/** A tool's MCP Apps settings (`_meta.ui`), as `views/ui-meta.ts` read and checked them. */
+export interface ToolUi {
+  /** The `ui://` resource that draws this tool's results, when it has one. */
+  resourceUri?: string;
+  /** Who may call it; the spec's default, when the tool says nothing, is both. */
+  visibility: readonly ToolVisibility[];
+}
+
 /** A tool as discovered on one MCP server. */
 export interface DiscoveredTool {
   /** The configured name of the server it came from (e.g. "workshop"). */
@@ -24,6 +35,8 @@ export interface DiscoveredTool {
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   annotations?: Record<string, unknown>;
+  /** MCP Apps: its view and who may call it; absent when the tool says nothing of either. */
+  ui?: ToolUi;
 }
 
 /** A progress notification received during a call. */
@@ -150,5 +163,32 @@ export interface McpHub {
     options: CallOptions,
   ): Promise<CallOutcome>;
   servers(): readonly ServerInfo[];
+  /**
+   * A tool of `server` that a view may call (its visibility holds "app"), found by its exact name;
+   * undefined for any other name, a model-only tool included.
+   */
+  appTool(server: string, name: string): DiscoveredTool | undefined;
+  /** Whether one of `server`'s tools names `uri` (exactly) as its view. */
+  hasView(server: string, uri: string): boolean;
+  /** Reads a view `hasView` knows, through the server's connection; throws `ViewError` otherwise. */
+  readView(server: string, uri: string, signal?: AbortSignal): Promise<ViewResource>;
   close(): Promise<void>;
+}
+
+/** The outside origins a view declared (`_meta.ui.csp`), each checked by `views/csp.ts`. */
+export interface ViewCsp {
+  connectDomains: string[];
+  resourceDomains: string[];
+  frameDomains: string[];
+  baseUriDomains: string[];
+}
+
+/** A view's HTML and how it asked to be shown. */
+export interface ViewResource {
+  server: string;
+  uri: string;
+  html: string;
+  csp: ViewCsp;
+  /** The view's wish for a visible border; the host decides. */
+  prefersBorder?: boolean;
 }

@@ -21,4 +21,5 @@ export type { ToolContext, ToolSpec, WorkshopTool } from './tools/define-tool.js
 export { defineTool } from './tools/define-tool.js';
 export type { ToolDeps } from './tools/deps.js';
 export { tools } from './tools/index.js';
+export { listCitiesSpec } from './tools/list-cities.js';
 export { SERVER_NAME, SERVER_VERSION } from './version.js';

@@ -6,14 +6,16 @@
  * playwright-core. Nothing is downloaded. Extra agent settings (`agentEnv`) turn on e.g. telemetry.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   createAgentApp,
+  createInputBroker,
   createSilentLogger,
+  createViewSandboxApp,
   declineInput,
   loadAgentEnv,
   type Runtime,
@@ -21,14 +23,16 @@ import {
 } from '@mcp-workshop/agent';
 import { startDemoModel } from '@mcp-workshop/demo-model';
 import { type LocalServer, type LocalServerOptions, startLocalServer } from '@mcp-workshop/mcp-server';
+import { CHROMIUM_ARGS, CHROMIUM_INSTALL_HINT, CHROMIUM_PATH } from '@mcp-workshop/test-infra';
 import { type Browser, chromium } from 'playwright-core';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const CHROMIUM_HINT = 'install chromium: apt-get install -y chromium';
+export { CHROMIUM_PATH };
 
 export interface Stack {
   /** e.g. http://127.0.0.1:41234 — the page and its API share this origin. */
   origin: string;
+  /** The sandbox proxy for tools' views, on a second port (http://127.0.0.1:<port>). */
+  sandboxOrigin: string;
   browser: Browser;
   runtime: Runtime;
   close(): Promise<void>;
@@ -36,7 +40,7 @@ export interface Stack {
 
 /** Fails (never skips) with the install command when the system Chromium is missing. */
 export function assertChromium(path = CHROMIUM_PATH): void {
-  if (!existsSync(path)) throw new Error(`No browser at ${path}: ${CHROMIUM_HINT}`);
+  if (!existsSync(path)) throw new Error(`No browser at ${path}: ${CHROMIUM_INSTALL_HINT}`);
 }
 
 /** The system Chromium, headless; fails with the install command when it is missing. */
@@ -45,14 +49,7 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     timeout: 20_000,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
+    args: [...CHROMIUM_ARGS],
   });
 }
 
@@ -67,6 +64,15 @@ export interface StackOptions {
    * (telemetry on) and `TRACE_VIEWER_URL` (the page links each turn's trace).
    */
   agentEnv?: Record<string, string>;
+  /** More MCP servers for the agent beside the workshop's, by name: e.g. a fixture with hostile views. */
+  extraServers?: Record<string, string>;
+  /**
+   * Tools' requests for input go to the open chat page, as `pnpm start` does (an input broker);
+   * without it they are declined at once, which keeps tests of other things short.
+   */
+  askThePage?: boolean;
+  /** A view's calls and loads per minute (AGENT_VIEW_CALLS_PER_MINUTE); default the agent's own. */
+  viewCallsPerMinute?: number;
 }
 
 /**
@@ -80,6 +86,21 @@ export function agentEnvFor(mcpUrl: string, demoModelUrl: string, extra: Record<
     OPENAI_API_KEY: '',
     OPENAI_BASE_URL: '',
     ...extra,
+  });
+}
+
+/** Listens on 127.0.0.1 at a port the OS picks. */
+function listenLocal(app: ReturnType<typeof createAgentApp>): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    listening.once('error', reject);
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
   });
 }
 
@@ -97,34 +118,54 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
     const demoModel = await startDemoModel();
     closers.push(() => demoModel.close());
-    const env = agentEnvFor(server.mcpUrl, demoModel.url, options.agentEnv);
+    const extra = { ...options.agentEnv };
+    if (options.extraServers) {
+      // The same file format a participant writes (Claude Desktop's mcpServers), workshop first.
+      const servers = { workshop: server.mcpUrl, ...options.extraServers };
+      const configPath = join(dataDir, 'mcp-servers.json');
+      const mcpServers = Object.fromEntries(Object.entries(servers).map(([name, url]) => [name, { url }]));
+      await writeFile(configPath, JSON.stringify({ mcpServers }));
+      extra.MCP_SERVERS_CONFIG = configPath;
+    }
+    const env = agentEnvFor(server.mcpUrl, demoModel.url, extra);
     const logger = createSilentLogger();
-    const runtime = await startRuntime({ env, logger, onInput: declineInput, connectAttempts: 1 });
+    const broker = options.askThePage ? createInputBroker() : undefined;
+    const runtime = await startRuntime({
+      env,
+      logger,
+      onInput: broker ? broker.handler : declineInput,
+      connectAttempts: 1,
+    });
     closers.push(() => runtime.close());
 
+    // As index.ts does: the views' sandbox proxy on a port of its own, then the page.
+    const sandbox = await listenLocal(createViewSandboxApp());
+    closers.push(() => closeServer(sandbox));
+    const sandboxPort = (sandbox.address() as AddressInfo).port;
     const app = createAgentApp({
       agent: runtime.agent,
       hub: runtime.hub,
       model: runtime.model.description,
       logger,
       traceViewerUrl: env.TRACE_VIEWER_URL,
+      viewSandbox: { port: sandboxPort },
+      viewCallsPerMinute: options.viewCallsPerMinute ?? env.AGENT_VIEW_CALLS_PER_MINUTE,
+      toolTimeoutMs: env.AGENT_TOOL_TIMEOUT_MS,
+      ...(broker && { inputBroker: broker }),
     });
-    const http = await new Promise<Server>((resolve, reject) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-      listening.once('error', reject);
-    });
-    closers.push(
-      () =>
-        new Promise<void>((resolve) => {
-          http.closeAllConnections();
-          http.close(() => resolve());
-        }),
-    );
+    const http = await listenLocal(app);
+    closers.push(() => closeServer(http));
     const { port } = http.address() as AddressInfo;
 
     const browser = await launchChromium();
     closers.push(() => browser.close());
-    return { origin: `http://127.0.0.1:${port}`, browser, runtime, close };
+    return {
+      origin: `http://127.0.0.1:${port}`,
+      sandboxOrigin: `http://127.0.0.1:${sandboxPort}`,
+      browser,
+      runtime,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

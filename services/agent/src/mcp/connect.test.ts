@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_DIST_ENTRY } from '../test-support/workshop-process.js';
 import type { InputHandler } from '../types.js';
+import { visibleToModel } from '../views/ui-meta.js';
 import type { ServerSpec } from './config.js';
 import { type ConnectedServer, connectServer } from './connect.js';
 import { McpConnectError, type RetryPolicy } from './retry.js';
@@ -18,6 +19,10 @@ const clientInfo = { name: 'agent-test', version: '0.0.0' };
 const refuseInput: InputHandler = async () => ({ action: 'decline' });
 /** Short waits, so retry tests take well under a second. */
 const FAST_RETRY: RetryPolicy = { attempts: 3, initialDelayMs: 50, maxDelayMs: 200 };
+
+/** A connection keeps every tool, app-only ones too (the hub hides those); these are the model's. */
+const modelToolNames = (server: ConnectedServer) =>
+  server.tools.filter((tool) => visibleToModel(tool.ui)).map((tool) => tool.name);
 
 describe('connectServer', () => {
   let workshop: WorkshopServer;
@@ -44,8 +49,10 @@ describe('connectServer', () => {
       implementation: { name: 'mcp-workshop-server' },
     });
     expect(server.info.instructions).toContain('Workshop server');
-    expect(server.tools.map((tool) => tool.name)).toEqual(await listModelToolNames(workshop.url));
+    expect(modelToolNames(server)).toEqual(await listModelToolNames(workshop.url));
     expect(server.tools.map((tool) => tool.name)).toContain('get_weather');
+    // MCP Apps: the task board's app-only tool is kept, for its view to call.
+    expect(server.tools.find((tool) => tool.name === 'task_board_refresh')?.ui?.visibility).toEqual(['app']);
     const weather = server.tools.find((tool) => tool.name === 'get_weather');
     expect(weather).toMatchObject({ server: 'workshop', inputSchema: { type: 'object' } });
     expect(weather?.outputSchema).toBeDefined();
@@ -203,7 +210,7 @@ describe('connectServer', () => {
       try {
         expect(server.info).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
         expect(server.info.target).toBe(`${process.execPath} ${SERVER_DIST_ENTRY} --stdio`);
-        expect(server.tools.map((tool) => tool.name)).toEqual(await listModelToolNames(workshop.url));
+        expect(modelToolNames(server)).toEqual(await listModelToolNames(workshop.url));
       } finally {
         await server.close();
       }

@@ -24,6 +24,7 @@ import type {
   ServerInfo,
   SignedInAs,
 } from '../types.js';
+import { UI_EXTENSION_ID, VIEW_MIME_TYPE } from '../views/ui-meta.js';
 import { describeTarget, type OAuthClientCredentials, type ServerSpec } from './config.js';
 import { listServerTools, MAX_TOOL_LIST_PAGES } from './discover.js';
 import {
@@ -201,7 +202,11 @@ async function connectOnce(
   stderrTail.length = 0;
   const hooks: ServerHooks = { toolsChanged: false };
   const client = new Client(options.clientInfo, {
-    capabilities: { elicitation: { form: {} } },
+    // MCP Apps: the chat page draws a tool's `ui://` view, so servers may offer views and app-only tools.
+    capabilities: {
+      elicitation: { form: {} },
+      extensions: { [UI_EXTENSION_ID]: { mimeTypes: [VIEW_MIME_TYPE] } },
+    },
     // Probe with server/discover (2026-07-28) and fall back to `initialize` for 2025-era servers;
     // without it the v2 client only speaks 2025.
     versionNegotiation: { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },

@@ -76,6 +76,35 @@ describe('toDiscoveredTool', () => {
   });
 });
 
+describe('toDiscoveredTool: MCP Apps', () => {
+  const base = { name: 'list_tasks', inputSchema: { type: 'object' as const } };
+
+  it('keeps the checked view and visibility as ui, from _meta.ui or the flat key', () => {
+    expect(
+      toDiscoveredTool('workshop', {
+        ...base,
+        _meta: { ui: { resourceUri: 'ui://tasks/board', visibility: ['app'] }, vendor: 1 },
+      }).ui,
+    ).toEqual({ resourceUri: 'ui://tasks/board', visibility: ['app'] });
+    expect(
+      toDiscoveredTool('workshop', { ...base, _meta: { 'ui/resourceUri': 'ui://tasks/board' } }).ui,
+    ).toEqual({
+      resourceUri: 'ui://tasks/board',
+      visibility: ['model', 'app'],
+    });
+  });
+
+  it('keeps an app-only tool (the hub hides it from the model), and drops a view URI that is not one', () => {
+    const appOnly = toDiscoveredTool('workshop', { ...base, _meta: { ui: { visibility: ['app'] } } });
+    expect(appOnly).toMatchObject({ name: 'list_tasks', ui: { visibility: ['app'] } });
+    const hostile = toDiscoveredTool('workshop', {
+      ...base,
+      _meta: { ui: { resourceUri: 'javascript:alert(1)' } },
+    });
+    expect('ui' in hostile).toBe(false);
+  });
+});
+
 describe('isForModel', () => {
   it('offers a tool without MCP Apps visibility, or whose visibility includes the model', () => {
     expect(isForModel({})).toBe(true);

@@ -1,11 +1,12 @@
 /**
  * @module mcp/discover
- * Reads a server's whole tool list (every `tools/list` page), keeps the tools meant for the model,
- * and gives each a name that is unique across all connected servers. Used at connect time and by
+ * Reads a server's whole tool list (every `tools/list` page), with each tool's MCP Apps settings,
+ * and gives the tools meant for the model a name that is unique across all connected servers. Used at connect time and by
  * `McpHub.refresh()`.
  */
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { DiscoveredTool } from '../types.js';
+import { readToolUi, visibleToModel } from '../views/ui-meta.js';
 
 /**
  * Upper bound on `tools/list` pages per listing, handed to the SDK as `listMaxPages`. A server
@@ -39,7 +40,7 @@ export async function listServerTools(
     timeout: TOOL_LIST_TIMEOUT_MS,
     ...(options.signal && { signal: options.signal }),
   });
-  return tools.filter(isForModel).map((tool) => toDiscoveredTool(server, tool));
+  return tools.map((tool) => toDiscoveredTool(server, tool));
 }
 
 /**
@@ -48,15 +49,13 @@ export async function listServerTools(
  * Such a tool is never offered to the model; a tool without the key is for the model, as before.
  */
 export function isForModel(tool: Pick<Tool, '_meta'>): boolean {
-  const ui = tool._meta?.ui;
-  const visibility =
-    ui !== null && typeof ui === 'object' ? (ui as { visibility?: unknown }).visibility : undefined;
-  return !Array.isArray(visibility) || visibility.includes('model');
+  return visibleToModel(readToolUi(tool._meta));
 }
 
-/** Keeps what the model and the trace need from an MCP `Tool`; drops icons and `_meta`. */
+/** Keeps what the model, the trace and a view need from an MCP `Tool`; drops icons and the rest of `_meta`. */
 export function toDiscoveredTool(server: string, tool: Tool): DiscoveredTool {
   const title = tool.title ?? tool.annotations?.title;
+  const ui = readToolUi(tool._meta);
   return {
     server,
     name: tool.name,
@@ -67,6 +66,7 @@ export function toDiscoveredTool(server: string, tool: Tool): DiscoveredTool {
       outputSchema: tool.outputSchema as DiscoveredTool['inputSchema'],
     }),
     ...(tool.annotations !== undefined && { annotations: { ...tool.annotations } }),
+    ...(ui !== undefined && { ui }),
   };
 }
 

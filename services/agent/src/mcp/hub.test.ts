@@ -1,6 +1,8 @@
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallOutcome, InputAnswer, InputRequest, ServerLogMessage } from '../types.js';
+import { ViewError } from '../views/read-view.js';
+import { startViewServer, VIEW_TOOLS, type ViewServer } from '../views/test-support/view-server.js';
 import { connectServer } from './connect.js';
 import { QUALIFIED_NAME_SEPARATOR } from './discover.js';
 import { classifyFailure, createMcpHub, type QualifiedMcpHub } from './hub.js';
@@ -402,6 +404,100 @@ describe('createMcpHub with a 2025-era server', () => {
 function byData(a: { data: unknown }, b: { data: unknown }): number {
   return String(a.data).localeCompare(String(b.data));
 }
+
+describe('createMcpHub with MCP Apps views', () => {
+  let views: ViewServer;
+  let hub: QualifiedMcpHub;
+  let captured: CapturedLogger;
+
+  beforeAll(async () => {
+    views = await startViewServer('fixture');
+    captured = captureLogger('debug');
+    const server = await connectServer(
+      { transport: 'http', name: 'fixture', url: views.url },
+      { clientInfo, logger: captured.logger, onInput: async () => ({ action: 'decline' }) },
+    );
+    hub = createMcpHub([server], captured.logger);
+  });
+  afterAll(async () => {
+    await hub?.close();
+    await views?.close();
+  });
+
+  /** The ViewError `readView` rejects with, or fails the test. */
+  async function viewError(server: string, uri: string): Promise<ViewError> {
+    const error = await hub.readView(server, uri).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ViewError);
+    return error as ViewError;
+  }
+
+  it('never offers the model a tool only a view may call', () => {
+    const names = hub.tools().map((tool) => tool.name);
+    expect(names).not.toContain(VIEW_TOOLS.appOnly);
+    expect(names).not.toContain(VIEW_TOOLS.appFailing);
+    expect(names).not.toContain(VIEW_TOOLS.appAsking);
+    expect(names).toEqual(
+      expect.arrayContaining([VIEW_TOOLS.both, VIEW_TOOLS.modelOnly, VIEW_TOOLS.flat, VIEW_TOOLS.hostile]),
+    );
+    expect(hub.tools().find((tool) => tool.name === VIEW_TOOLS.both)?.ui).toEqual({
+      resourceUri: views.views.board,
+      visibility: ['model', 'app'],
+    });
+  });
+
+  it('finds a tool a view may call by its exact name on its own server only', () => {
+    expect(hub.appTool('fixture', VIEW_TOOLS.appOnly)).toMatchObject({
+      server: 'fixture',
+      name: VIEW_TOOLS.appOnly,
+      ui: { resourceUri: views.views.board, visibility: ['app'] },
+    });
+    expect(hub.appTool('fixture', VIEW_TOOLS.both)?.name).toBe(VIEW_TOOLS.both);
+    expect(hub.appTool('fixture', VIEW_TOOLS.modelOnly)).toBeUndefined();
+    expect(hub.appTool('fixture', VIEW_TOOLS.appOnly.toUpperCase())).toBeUndefined();
+    expect(hub.appTool('fixture', 'no_such_tool')).toBeUndefined();
+    expect(hub.appTool('nobody', VIEW_TOOLS.appOnly)).toBeUndefined();
+  });
+
+  it('knows a view only by the exact URI a tool names, never a hostile one', () => {
+    expect(hub.hasView('fixture', views.views.board)).toBe(true);
+    expect(hub.hasView('fixture', views.views.flat)).toBe(true);
+    for (const uri of [
+      views.views.undeclared,
+      'javascript:alert(1)',
+      'UI://fixture/board',
+      `${views.views.board}/`,
+    ]) {
+      expect(hub.hasView('fixture', uri), uri).toBe(false);
+    }
+    expect(hub.hasView('nobody', views.views.board)).toBe(false);
+    expect(hub.tools().find((tool) => tool.name === VIEW_TOOLS.hostile)?.ui).toBeUndefined();
+  });
+
+  it('reads a view through the connection, and logs each declared origin it left out', async () => {
+    const view = await hub.readView('fixture', views.views.board);
+    expect(view).toMatchObject({ server: 'fixture', uri: views.views.board, prefersBorder: true });
+    expect(view.csp.connectDomains).toEqual(['https://api.example.com']);
+    expect(captured.lines).toContainEqual(
+      expect.objectContaining({ entry: 'connectDomains: *', uri: views.views.board, server: 'fixture' }),
+    );
+  });
+
+  it('refuses, without asking the server, a view no tool names or of an unknown server', async () => {
+    const reads = views.reads.length;
+    expect((await viewError('fixture', views.views.undeclared)).kind).toBe('not_found');
+    expect((await viewError('nobody', views.views.board)).kind).toBe('not_found');
+    expect(views.reads).toHaveLength(reads);
+  });
+
+  it('calls a server whose view resource is not a view a bad resource', async () => {
+    const error = await viewError('fixture', views.views.wrongMime);
+    expect(error.kind).toBe('bad_resource');
+    expect(error.message).toContain('"text/html"');
+  });
+});
 
 describe('classifyFailure', () => {
   it('calls an SDK timeout a timeout unless the caller aborted', () => {

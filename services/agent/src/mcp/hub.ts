@@ -25,6 +25,8 @@ import type {
   McpHub,
   ProgressEvent,
 } from '../types.js';
+import { toViewResource, VIEW_READ_TIMEOUT_MS, ViewError } from '../views/read-view.js';
+import { visibleToApp, visibleToModel } from '../views/ui-meta.js';
 import { type CallRouter, createCallRouter, type RoutedCall } from './call-routing.js';
 import type { ConnectedServer, McpLogger } from './connect.js';
 import { listServerTools, type QualifiedTool, qualifyTools } from './discover.js';
@@ -70,7 +72,11 @@ export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLog
   const qualify = (): readonly QualifiedTool[] =>
     Object.freeze(
       qualifyTools(
-        servers.map((s) => ({ server: s.info.name, tools: listed.get(s.info.name) ?? [] })),
+        // App-only tools are for their views: the model never sees them.
+        servers.map((s) => ({
+          server: s.info.name,
+          tools: (listed.get(s.info.name) ?? []).filter((tool) => visibleToModel(tool.ui)),
+        })),
         (message, details) => logger.warn(details, message),
       ),
     );
@@ -204,8 +210,29 @@ export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLog
     }
   }
 
+  const hasView = (serverName: string, uri: string): boolean =>
+    (listed.get(serverName) ?? []).some((tool) => tool.ui?.resourceUri === uri);
+
+  async function readView(serverName: string, uri: string, signal?: AbortSignal) {
+    const connection = byName.get(serverName);
+    if (!connection || !hasView(serverName, uri)) {
+      throw new ViewError('not_found', `No tool of a server named "${serverName}" has the view ${uri}.`);
+    }
+    const answer = await connection.server.client.readResource(
+      { uri },
+      { timeout: VIEW_READ_TIMEOUT_MS, ...(signal && { signal }) },
+    );
+    return toViewResource(serverName, uri, answer, (entry) =>
+      logger.warn({ server: serverName, uri, entry }, 'view declared an origin that is not one; left out'),
+    );
+  }
+
   return {
     tools: () => current,
+    appTool: (serverName, name) =>
+      (listed.get(serverName) ?? []).find((tool) => tool.name === name && visibleToApp(tool.ui)),
+    hasView,
+    readView,
     refresh() {
       refreshing ??= relist().finally(() => {
         refreshing = undefined;

@@ -5,7 +5,8 @@
  * (`input_request`), it shows a small form in the turn (`input-form.ts`). It polls `GET /api/status`
  * while the agent starts or waits for a person to sign in (`status-view.ts`). Under each answer it
  * names the turn's OpenTelemetry trace, with a link to the trace viewer when one is set
- * (`trace-link.ts`). Partners: `src/http.ts`, `trace-view.ts`.
+ * (`trace-link.ts`). A call whose tool has an MCP Apps view gets the view drawn under its trace
+ * entry (`app-view.ts`). Partners: `src/http.ts`, `trace-view.ts`.
  */
 import { el } from './dom.js';
 import { createInputForm, focusInputForm } from './input-form.js';
@@ -50,6 +51,20 @@ let busy = false;
 let ready = false;
 /** TRACE_VIEWER_URL as `/api/status` relays it: a template with `{traceId}`, or null. */
 let traceViewerUrl: string | null = null;
+/** Where tools' views run (`app-view.ts`), from `/api/status`; null when the agent runs no sandbox. */
+let sandboxOrigin: string | null = null;
+/** The MCP Apps host (ext-apps' AppBridge and its schemas) loads with the first view, not the page. */
+let views: Promise<typeof import('./app-view.js')> | undefined;
+const viewHost = () => {
+  views ??= import('./app-view.js');
+  return views;
+};
+
+/** The sandbox's origin as `/api/status` describes it: its own origin, or this host name at its port. */
+function sandboxOriginFor(sandbox: AgentStatus['viewSandbox']): string | null {
+  if (!sandbox) return null;
+  return sandbox.origin ?? `${location.protocol}//${location.hostname}:${sandbox.port}`;
+}
 
 /** A live region re-announces text set again, even unchanged: set it only when it changes. */
 function setStatus(text: string): void {
@@ -119,6 +134,7 @@ async function pollStatus(): Promise<void> {
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const current = (await response.json()) as AgentStatus;
     traceViewerUrl = current.traceViewerUrl ?? null;
+    sandboxOrigin = sandboxOriginFor(current.viewSandbox ?? null);
     renderStartupBanner(banner, current);
     const who = describeSignedIn(current.signedIn);
     if (signedInBadge.textContent !== who) signedInBadge.textContent = who;
@@ -188,6 +204,17 @@ async function ask(message: string): Promise<void> {
           traceList.append(entry.root);
         }
         entry.end(trace);
+        if (trace.view && trace.server) {
+          const showViewCall = (viewCall: ToolCallTrace) => {
+            const viewEntry = createTraceEntry(viewCall);
+            viewEntry.end(viewCall);
+            traceList.append(viewEntry.root);
+          };
+          const root = entry.root;
+          void viewHost().then((views) =>
+            views.mountView(root, trace, { sandboxOrigin: () => sandboxOrigin, showViewCall }),
+          );
+        }
       } else if (event === 'input_request') {
         const request = data as InputRequestEvent;
         const inputForm = createInputForm(request, () => {
@@ -239,9 +266,19 @@ input.addEventListener('keydown', (event) => {
 
 byId('new-conversation').addEventListener('click', () => {
   conversationId = undefined;
-  messages.replaceChildren();
-  status.textContent = 'Started a new conversation.';
-  input.focus();
+  // Each view hears `ui/resource-teardown` while its frame still exists (a silent one is waited
+  // for two seconds at most), then the old conversation goes.
+  const closing = views ? views.then((host) => host.teardownAllViews()) : Promise.resolve();
+  void closing.finally(() => {
+    messages.replaceChildren();
+    status.textContent = 'Started a new conversation.';
+    input.focus();
+  });
+});
+
+// Leaving the page for good: each view is told first (`ui/resource-teardown`).
+window.addEventListener('pagehide', (event) => {
+  if (!event.persisted && views) void views.then((host) => host.teardownAllViews());
 });
 
 updateSend();

@@ -22,14 +22,21 @@ export function createTraceEntry(call: ToolStart): TraceEntry {
   const bar = el('progress', { 'aria-label': `Progress of ${name}` });
   const barNote = el('span', { class: 'progress-note' });
   const live = el('div', { class: 'progress-row' }, bar, barNote);
+  const byView = 'calledBy' in call && call.calledBy === 'view';
   const round = el(
     'span',
     { class: 'server', 'data-testid': 'tool-round' },
-    call.round === undefined ? '' : `round ${call.round}`,
+    byView ? 'called by its view' : call.round === undefined ? '' : `round ${call.round}`,
   );
   const root = el(
     'li',
-    { class: 'tool-entry', 'data-testid': 'tool-entry', 'data-state': 'running', 'data-tool': name },
+    {
+      class: 'tool-entry',
+      'data-testid': 'tool-entry',
+      'data-state': 'running',
+      'data-tool': name,
+      ...(byView && { 'data-called-by': 'view' }),
+    },
     el('div', { class: 'tool-head' }, el('strong', { class: 'tool-name' }, name), round, state, duration),
     el('p', { class: 'label' }, 'Arguments'),
     codeBlock(pretty(call.arguments)),
@@ -147,7 +154,9 @@ function resultViews(trace: ToolCallTrace): HTMLElement {
     [
       'sent',
       'Sent to model',
-      `${trace.sentToModel}${trace.truncated ? '\n\n(truncated before sending)' : ''}`,
+      trace.calledBy === 'view'
+        ? '(nothing: its view made this call, and the result went back to the view)'
+        : `${trace.sentToModel}${trace.truncated ? '\n\n(truncated before sending)' : ''}`,
     ],
   ];
   const base = `trace-${nextId++}`;
@@ -155,7 +164,17 @@ function resultViews(trace: ToolCallTrace): HTMLElement {
   const panels: HTMLElement[] = [];
   const tabs: HTMLButtonElement[] = [];
   // Open on the view the model actually got: structuredContent when it was preferred, else the text.
-  const initial = trace.sentAs.startsWith('structured') ? 0 : trace.sentAs === 'text' ? 1 : 2;
+  const byView = trace.calledBy === 'view';
+  // A view's call went to no model: open on what the view got, structuredContent when there is one.
+  const initial = byView
+    ? result?.structuredContent !== undefined
+      ? 0
+      : 1
+    : trace.sentAs.startsWith('structured')
+      ? 0
+      : trace.sentAs === 'text'
+        ? 1
+        : 2;
   views.forEach(([key, label, body], index) => {
     const tab = el(
       'button',
@@ -200,7 +219,13 @@ function resultViews(trace: ToolCallTrace): HTMLElement {
   return el(
     'div',
     { class: 'views' },
-    el('p', { class: 'label' }, `Sent to the model as: ${trace.sentAs}`),
+    el(
+      'p',
+      { class: 'label' },
+      byView
+        ? 'Not sent to the model: the result went back to the view'
+        : `Sent to the model as: ${trace.sentAs}`,
+    ),
     tablist,
     ...panels,
   );

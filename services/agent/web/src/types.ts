@@ -11,6 +11,8 @@ export interface ToolStart {
   functionName: string;
   server?: string;
   tool?: string;
+  /** MCP Apps: the tool's `ui://` view, which the page draws under the call. */
+  view?: { uri: string };
   arguments: unknown;
 }
 
@@ -35,6 +37,8 @@ export interface ToolCallTrace extends ToolStart {
   };
   sentToModel: string;
   sentAs: string;
+  /** A call a view made through the page: nothing went to the model. */
+  calledBy?: 'view';
   truncated: boolean;
   /** This call's own log notifications (never another call's). */
   logs?: LogEntry[];
@@ -77,6 +81,8 @@ export interface AgentStatus {
   error?: string;
   /** TRACE_VIEWER_URL: a link template holding `{traceId}`, or null when none is set. */
   traceViewerUrl?: string | null;
+  /** The sandbox proxy for tools' views: its port on this host name, or its own origin. */
+  viewSandbox?: { port: number; origin: string | null } | null;
 }
 
 /** The stream's last event, `done`: the same body as `POST /api/chat`. */

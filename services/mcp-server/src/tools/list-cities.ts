@@ -8,7 +8,7 @@ import { fail, okList } from '@mcp-workshop/shared';
 import { z } from 'zod';
 import { CITIES } from '../weather/cities.js';
 import { findCountry, hasControlCharacters, listCountries, quoteForMessage } from '../weather/lookup.js';
-import { defineTool } from './define-tool.js';
+import { defineTool, type ToolSpec } from './define-tool.js';
 
 /** The longest country name in the dataset is about 20 characters; this caps hostile input. */
 const MAX_COUNTRY_LENGTH = 60;
@@ -47,7 +47,11 @@ const output = z.object({
     .describe('The country the list was filtered to (its canonical English name), or null for every city.'),
 });
 
-export const listCities = defineTool({
+/**
+ * The tool as a spec, so exercise 07 (`exercises/07-tool-view`) can give it a view with
+ * `defineTool({ ...listCitiesSpec, ui })` instead of copying the dataset and the lookup.
+ */
+export const listCitiesSpec = Object.freeze<ToolSpec<typeof input, typeof output>>({
   name: 'list_cities',
   title: 'Cities with offline weather',
   description:
@@ -81,3 +85,5 @@ export const listCities = defineTool({
     return okList(cities, { country: filter?.country ?? null }, { summary });
   },
 });
+
+export const listCities = defineTool(listCitiesSpec);

@@ -102,7 +102,8 @@ describe('MCP Apps test host with a fixture view', () => {
   });
 
   it('keeps the sandbox proxy from being framed by another origin', async () => {
-    const proxyUrl = `${host.sandboxOrigin}/sandbox.html`;
+    // The proxy as the real host page loads it: only that page's origin may frame it.
+    const proxyUrl = `${host.sandboxOrigin}/sandbox.html?${new URLSearchParams({ host: host.hostOrigin })}`;
     // A hostile page on a third loopback origin: it frames the proxy and tries to run a view in it.
     const hostile = await startHostilePage(proxyUrl);
     const context = await browser.newContext();

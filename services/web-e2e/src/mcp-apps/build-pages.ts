@@ -1,6 +1,6 @@
 /**
  * @module mcp-apps/build-pages
- * Builds the test host page (host-page/) and the fixture view (fixture-view/) with vite, each into
+ * Builds the test host page (host-page/), the fixture view (fixture-view/) and the hostile view (hostile-view/) with vite, each into
  * one HTML file (vite-plugin-singlefile), as MCP Apps views ship. Built per test run into a temp dir,
  * so nothing built is committed.
  */
@@ -13,6 +13,7 @@ import { viteSingleFile } from 'vite-plugin-singlefile';
 export interface BuiltPages {
   hostHtml: string;
   fixtureViewHtml: string;
+  hostileViewHtml: string;
 }
 
 async function buildOne(sourceDir: string, outDir: string): Promise<string> {
@@ -30,5 +31,6 @@ async function buildOne(sourceDir: string, outDir: string): Promise<string> {
 export async function buildPages(outDir: string): Promise<BuiltPages> {
   const hostHtml = await buildOne('./host-page/', join(outDir, 'host'));
   const fixtureViewHtml = await buildOne('./fixture-view/', join(outDir, 'fixture-view'));
-  return { hostHtml, fixtureViewHtml };
+  const hostileViewHtml = await buildOne('./hostile-view/', join(outDir, 'hostile-view'));
+  return { hostHtml, fixtureViewHtml, hostileViewHtml };
 }

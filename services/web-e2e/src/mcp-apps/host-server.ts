@@ -2,20 +2,17 @@
  * @module mcp-apps/host-server
  * Serves the test host page on one origin and the sandbox proxy on a second one (two ports on
  * 127.0.0.1, as the MCP Apps spec requires of web hosts). The host origin also forwards `/mcp` to
- * the real MCP server, so the page's client needs no CORS. Partners: host-page/host.ts, sandbox.html.
+ * the real MCP server, so the page's client needs no CORS. The sandbox is the agent's own
+ * (`createViewSandboxApp`). Partner: host-page/host.ts.
  */
-import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-
-const SANDBOX_HTML = new URL('./sandbox.html', import.meta.url);
-/** Where sandbox.html takes the host's origin, the only parent it talks to. */
-const HOST_ORIGIN_SLOT = 'HOST_ORIGIN_JSON';
+import { createViewSandboxApp } from '@mcp-workshop/agent';
 
 export interface AppsHost {
   /** e.g. http://127.0.0.1:41234: the host page is `/`, the MCP server behind it `/mcp`. */
   hostOrigin: string;
-  /** e.g. http://127.0.0.1:41235: the sandbox proxy is `/sandbox.html`. */
+  /** e.g. http://127.0.0.1:41235: the sandbox proxy is `/sandbox.html?host=<hostOrigin>`. */
   sandboxOrigin: string;
   /** The host page URL that renders `tool` called with `args`. */
   pageUrl(tool: string, args: Record<string, unknown>): string;
@@ -75,30 +72,8 @@ export async function startAppsHost(options: { hostHtml: string; mcpUrl: string 
     res.writeHead(404).end();
   });
   const hostOrigin = originOf(host);
-  const template = await readFile(SANDBOX_HTML, 'utf8');
-  if (template.split(HOST_ORIGIN_SLOT).length !== 2)
-    throw new Error(`sandbox.html needs ${HOST_ORIGIN_SLOT} once`);
-  const sandboxHtml = template.replace(HOST_ORIGIN_SLOT, JSON.stringify(hostOrigin));
-  const sandbox = await listen((req, res) => {
-    if (req.url !== '/sandbox.html' || req.method !== 'GET') {
-      res.writeHead(404).end();
-      return;
-    }
-    res
-      .writeHead(200, {
-        'content-type': 'text/html; charset=utf-8',
-        // The view (a srcdoc frame) inherits this policy: inline code only, no network, framed by the host only.
-        'content-security-policy': [
-          "default-src 'none'",
-          "script-src 'unsafe-inline'",
-          "style-src 'unsafe-inline'",
-          'img-src data:',
-          'font-src data:',
-          `frame-ancestors ${hostOrigin}`,
-        ].join('; '),
-      })
-      .end(sandboxHtml);
-  });
+  // The agent's own sandbox proxy: this test host is one more chat page it may serve.
+  const sandbox = await listen(createViewSandboxApp());
   const sandboxOrigin = originOf(sandbox);
   return {
     hostOrigin,

@@ -7,7 +7,8 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { WAIT } from '../page-actions.js';
 
 /** Where the screenshots go; printed by each test that saves one. */
@@ -45,6 +46,18 @@ export async function openView(browser: Browser, url: string): Promise<ViewPage>
     throw new Error(`the host page did not render the view: ${text}; console errors: ${errors.join(' | ')}`);
   }
   return { context, page, view: page.frameLocator('#view').frameLocator('iframe') };
+}
+
+/** The workshop's images: module 14 shows these, made from the real chat page. */
+const DOC_IMAGES = fileURLToPath(new URL('../../../../doc/images/', import.meta.url));
+
+/**
+ * Saves `target` (one trace entry with its view) as doc/images/<file>. Tests call it only with
+ * UPDATE_SCREENSHOTS=1, so a plain test run never changes the repository.
+ */
+export async function curate(target: Locator, file: string): Promise<void> {
+  mkdirSync(DOC_IMAGES, { recursive: true });
+  await target.screenshot({ path: join(DOC_IMAGES, file) });
 }
 
 /** Saves a full-page PNG of `page` as `<name>.png` under SCREENSHOT_DIR and returns its path (tests print it). */

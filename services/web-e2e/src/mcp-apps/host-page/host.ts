@@ -130,7 +130,7 @@ async function main(): Promise<void> {
   const window_ = frame.contentWindow;
   if (!window_) throw new Error('the view frame has no window');
   await bridge.connect(new PostMessageTransport(window_, window_));
-  frame.src = `${sandboxOrigin}/sandbox.html`;
+  frame.src = `${sandboxOrigin}/sandbox.html?${new URLSearchParams({ host: location.origin })}`;
 
   element('remove').addEventListener('click', () => {
     void (async () => {

@@ -1,0 +1,47 @@
+/**
+ * `externalLoads` (view-html.ts): exercise 07's check refuses a view that loads anything from
+ * elsewhere, and accepts one that vite-plugin-singlefile built, whose inline code quotes URLs.
+ */
+import { describe, expect, it } from 'vitest';
+import { externalLoads } from './view-html.js';
+
+const page = (head: string, body = '') =>
+  `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+
+describe('externalLoads', () => {
+  it('finds nothing in a page whose script and styles are inline, even when the code quotes URLs', () => {
+    const html = page(
+      '<style>td { color: #333; background: url(data:image/png;base64,AAAA); }</style>' +
+        '<script type="module">fetch("https://example.com/x"); const css = "@import url(//cdn.example/a.css)";</script>',
+      '<table><tbody id="cities"></tbody></table>',
+    );
+    expect(externalLoads(html)).toEqual([]);
+  });
+
+  it.each([
+    ['a script from a CDN', page('<script src="https://cdn.example.com/app.js"></script>')],
+    ['a protocol-relative script', page("<script type='module' src='//cdn.example.com/app.js'></script>")],
+    ['a script vite did not inline', page('<script type="module" src="./cities-view.ts"></script>')],
+    ['an external stylesheet', page('<link rel="stylesheet" href="https://cdn.example.com/a.css">')],
+    ['a stylesheet without quotes', page('<link href=/a.css rel=stylesheet>')],
+    ['a module preload', page('<link rel="modulepreload" href="./chunk.js">')],
+    ['a CSS @import', page('<style>@import "https://cdn.example.com/a.css";</style>')],
+    [
+      'a CSS url() on another origin',
+      page('<style>body { background: url("https://x.example/b.png") }</style>'),
+    ],
+    ['an icon from another origin', page('<link rel="icon" href="https://tracker.example/i.png">')],
+    ['an image from another origin', page('', '<img src="https://tracker.example/p.gif">')],
+    ['a frame from another origin', page('', '<iframe src="//evil.example/"></iframe>')],
+  ])('refuses %s', (_label, html) => {
+    expect(externalLoads(html)).not.toEqual([]);
+  });
+
+  it('says what it found, one line per kind', () => {
+    const html = page('<link rel="stylesheet" href="./a.css"><script src="./a.js"></script>');
+    expect(externalLoads(html)).toEqual([
+      'a <script src=…>: inline the script (vite-plugin-singlefile does)',
+      'a <link rel="stylesheet">: inline the styles',
+    ]);
+  });
+});
