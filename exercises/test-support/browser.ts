@@ -9,6 +9,7 @@ import { CHROMIUM_ARGS, CHROMIUM_INSTALL_HINT, CHROMIUM_PATH } from '@mcp-worksh
 import { type Browser, chromium } from 'playwright-core';
 
 export { CHROMIUM_PATH };
+
 /** A cold Chromium on a loaded two-core CI machine starts in seconds; a hang must still fail. */
 const LAUNCH_TIMEOUT_MS = 20_000;
 
