@@ -22,11 +22,12 @@ const POLL_MS = 200;
 const MOVED_BY =
   /^(PORT|HOST|AGENT_PORT|AGENT_HOST|DEMO_MODEL_PORT|DEMO_MODEL_HOST|DEMO_MODEL_URL|MCP_SERVER_URL|MCP_SERVERS_CONFIG|OPENAI_API_KEY|OPENAI_BASE_URL|OPENAI_MODEL|DATA_DIR|DATABASE_URL|MCP_AUTH_ISSUER|MCP_RESOURCE_URL|AGENT_VIEW_SANDBOX_PORT|AGENT_VIEW_SANDBOX_ORIGIN)$/;
 
-async function answers(url) {
+/** Whether anything answers at `url`; with `ready`, only a 2xx counts. */
+async function answers(url, { ready = false } = {}) {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
     await response.arrayBuffer();
-    return true;
+    return !ready || response.ok;
   } catch {
     return false;
   }
@@ -34,7 +35,7 @@ async function answers(url) {
 
 /**
  * Starts the stack (`services`, each run as `node dist/index.js` in its folder under `root`),
- * resolving once every service answers its health URL, in order. Refuses
+ * resolving once every service answers its health URL with a 2xx, in order. Refuses
  * when something already answers on one of its ports: the blocks would talk to that instead.
  * Returns { stop() }.
  */
@@ -73,7 +74,8 @@ export async function startStack(root, services = STACK_SERVICES) {
       });
       children.push(child);
       const deadline = Date.now() + READY_TIMEOUT_MS;
-      while (!(await answers(service.health))) {
+      // Ready, not just listening: the agent answers 503 on /health while it still connects.
+      while (!(await answers(service.health, { ready: true }))) {
         if (child.exitCode !== null || Date.now() > deadline) {
           throw new Error(`${service.name} did not answer at ${service.health}:\n${stderr}`);
         }

@@ -63,6 +63,19 @@ describe('startStack', () => {
     assert.equal(fs.existsSync(answer.dataDir), false, 'the DATA_DIR is removed');
   });
 
+  it('waits through 503 until the service is ready, as the agent answers while it connects', async () => {
+    const root = tempRoot();
+    const port = await freePort();
+    const health = `http://127.0.0.1:${port}/health`;
+    // Listens at once, answers 503 for its first second, then 200.
+    const source = `const started = Date.now(); require('node:http').createServer((req, res) => { res.statusCode = Date.now() - started < 1000 ? 503 : 200; res.end('{}'); }).listen(${port}, '127.0.0.1');`;
+    const dir = serviceDir(root, 'svc', source);
+    const stack = await startStack(root, [{ name: 'svc', dir, health }]);
+    cleanups.push(() => stack.stop());
+    const response = await fetch(health);
+    assert.equal(response.status, 200, 'startStack resolved while the service still said 503');
+  });
+
   it('refuses when something already answers on a service port, and starts nothing', async () => {
     const root = tempRoot();
     const squatter = http.createServer((_req, res) => res.end('{}'));
