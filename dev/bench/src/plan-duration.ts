@@ -36,7 +36,7 @@ export const REFERENCE_RATES = {
   /** One agent round trip plus its raw model and MCP replays (9.7 + 4.5 + 3.4 ms). */
   agentIterationSeconds: 0.018,
   /** `pnpm -s ask` after a build, nothing running. */
-  pnpmAskSeconds: 3.3,
+  pnpmAskSeconds: 2,
   /** turbo's up-to-date check that `pnpm bench` runs first. */
   buildCheckSeconds: 5,
 };

@@ -49,7 +49,7 @@ function reportFromQuote(quote: string[]): Report {
     expect(target, `"${text}" is a target of the bench`).toBeDefined();
     return target?.id ?? text;
   };
-  const throughput = tableRows(quote, '## tools/call').map(([name = '', rps, , , p99, , errors]) => ({
+  const throughput = tableRows(quote, '## tools/call').map(([name = '', rps, , , , p99, , errors]) => ({
     id: label(name),
     label: name,
     requestsPerSecond: Number(rps),

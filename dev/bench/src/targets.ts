@@ -2,7 +2,8 @@
  * @module targets
  * Everything the bench measures, each started as its own Node process on a free loopback port
  * with the heap probe preloaded: the raw floor, the two reference servers (official SDK v1 and
- * server-everything, pinned in the catalog), and this server in its three serving modes.
+ * server-everything, pinned in the catalog), the bare SDK v2 this server runs on (the SDK floor),
+ * and this server in its three serving modes.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,7 +26,7 @@ const require = createRequire(import.meta.url);
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PRELOAD = join(HERE, '..', 'preload');
 
-export type ServerKind = 'raw' | 'sdk-v1' | 'everything' | 'ours';
+export type ServerKind = 'raw' | 'sdk-v1' | 'sdk-v2' | 'everything' | 'ours';
 
 /** One `tools/call` the load generator replays: exact headers and body. */
 export interface PreparedCall {
@@ -109,6 +110,12 @@ export const TARGETS: readonly Target[] = [
     prepare: (url) => sessionCall(url, 'add', { a: 2, b: 3 }),
   },
   {
+    id: 'sdk-v2',
+    label: 'official SDK v2 as installed here, bare, 2026-07-28 request (the SDK floor)',
+    server: 'sdk-v2',
+    prepare: async (url) => modernToolCall(url, 'add', { a: 2, b: 3 }),
+  },
+  {
     id: 'everything',
     label: '@modelcontextprotocol/server-everything',
     server: 'everything',
@@ -159,6 +166,7 @@ export function spawnServer(kind: ServerKind, port: number, env: Record<string, 
   const script: string[] = {
     raw: [join(HERE, 'targets', 'raw-floor.js')],
     'sdk-v1': [join(HERE, 'targets', 'sdk-v1.js')],
+    'sdk-v2': [join(HERE, 'targets', 'sdk-v2-floor.js')],
     everything: [everythingEntry(), 'streamableHttp'],
     ours: [ourEntry()],
   }[kind];

@@ -1,0 +1,25 @@
+/**
+ * @module targets/sdk-v2-floor
+ * The SDK floor: the official MCP SDK v2 this repository installs (with its patches, see
+ * patches/README.md), served the way its own docs show, `createMcpHandler` behind `toNodeHandler`,
+ * with one trivial tool, `add`, and nothing of this project's. This server runs on the same SDK, so
+ * the ratio of the two is what this project's own layers cost.
+ */
+import { createServer } from 'node:http';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+function buildServer(): McpServer {
+  const server = new McpServer({ name: 'sdk-v2-floor', version: '0.0.0' });
+  server.registerTool(
+    'add',
+    { description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }) },
+    async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
+  );
+  return server;
+}
+
+const handler = createMcpHandler(() => buildServer());
+const listening = createServer(toNodeHandler(handler)).listen(Number(process.env.PORT), '127.0.0.1');
+process.once('SIGTERM', () => listening.close(() => process.exit(0)));
