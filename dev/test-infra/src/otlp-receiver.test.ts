@@ -159,6 +159,8 @@ describe('startOtlpReceiver', () => {
         status: 200,
       });
       expect(receiver.requests[0]?.contentType).toContain(contentType);
+      // Each request names the services it carried, so a test can ignore another process's exports.
+      expect(receiver.requests[0]?.services).toEqual([RESOURCE['service.name']]);
     });
 
     it('receives a histogram with explicit bucket boundaries and a counter with their points', async () => {
@@ -294,7 +296,9 @@ describe('startOtlpReceiver', () => {
       'content-type': 'application/json',
     });
     expect(answer).toEqual({ status: 200, text: '{}' });
-    expect(receiver.requests).toEqual([{ path: '/v1/logs', contentType: 'application/json', status: 200 }]);
+    expect(receiver.requests).toEqual([
+      { path: '/v1/logs', contentType: 'application/json', status: 200, services: [] },
+    ]);
   });
 
   it('answers 400 to malformed protobuf and JSON and keeps working', async () => {

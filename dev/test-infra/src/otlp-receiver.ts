@@ -42,6 +42,12 @@ export interface ReceivedRequest {
   path: string;
   contentType: string;
   status: number;
+  /**
+   * The `service.name` of every resource the request carried spans or metrics for, so a test can
+   * tell its own process's exports from a stray one (another test's process whose receiver's port
+   * this one reused). Empty for logs and refused requests.
+   */
+  services: string[];
 }
 
 export interface WaitOptions {
@@ -103,6 +109,12 @@ const accepted = (encoding: Encoding): Answer =>
     ? { status: 200, body: '{}', contentType: 'application/json' }
     : { status: 200, body: new Uint8Array(0), contentType: 'application/x-protobuf' };
 
+/** Adds a resource's `service.name` to `into`, once. */
+function serviceOf(resource: Record<string, unknown>, into: string[]): void {
+  const name = resource['service.name'];
+  if (typeof name === 'string' && !into.includes(name)) into.push(name);
+}
+
 export async function startOtlpReceiver(options: StartOtlpReceiverOptions = {}): Promise<OtlpReceiver> {
   // Appended to in place; clear() swaps in new arrays, and waits resolve with frozen copies.
   let spans: ReceivedSpan[] = [];
@@ -115,7 +127,7 @@ export async function startOtlpReceiver(options: StartOtlpReceiverOptions = {}):
   };
 
   /** Turns one request into an answer; every failure a client can cause becomes a 4xx here. */
-  async function answerFor(req: IncomingMessage, signal: Signal): Promise<Answer> {
+  async function answerFor(req: IncomingMessage, signal: Signal, services: string[]): Promise<Answer> {
     const encoding = encodingOf(req.headers['content-type']);
     if (!encoding) return text(415, 'content-type must be application/x-protobuf or application/json');
     const raw = await readBody(req);
@@ -126,9 +138,15 @@ export async function startOtlpReceiver(options: StartOtlpReceiverOptions = {}):
     try {
       // One at a time: a spread of a huge batch into push() would overflow the call stack.
       if (signal === 'traces') {
-        for (const span of decodeTraces(encoding, body)) spans.push(span);
+        for (const span of decodeTraces(encoding, body)) {
+          spans.push(span);
+          serviceOf(span.resource, services);
+        }
       } else {
-        for (const metric of decodeMetrics(encoding, body)) metrics.push(metric);
+        for (const metric of decodeMetrics(encoding, body)) {
+          metrics.push(metric);
+          serviceOf(metric.resource, services);
+        }
       }
     } catch (error) {
       if (!(error instanceof OtlpDecodeError)) throw error;
@@ -142,11 +160,17 @@ export async function startOtlpReceiver(options: StartOtlpReceiverOptions = {}):
     const path = pathOf(req.url);
     const signal = SIGNALS.get(path);
     let answer: Answer;
+    const services: string[] = [];
     if (!signal) answer = text(404, `no OTLP endpoint at ${path.slice(0, 100)}`);
     else if (req.method !== 'POST') answer = text(405, 'OTLP/HTTP takes POST only');
-    else answer = await answerFor(req, signal);
+    else answer = await answerFor(req, signal, services);
     if (req.method === 'POST') {
-      requests.push({ path, contentType: req.headers['content-type'] ?? '', status: answer.status });
+      requests.push({
+        path,
+        contentType: req.headers['content-type'] ?? '',
+        status: answer.status,
+        services,
+      });
     }
     res.writeHead(answer.status, {
       'content-type': answer.contentType,
