@@ -1,6 +1,8 @@
+import type { Tool } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import type { DiscoveredTool } from '../types.js';
-import { isForModel, qualifyTools, toDiscoveredTool } from './discover.js';
+import { visibleToModel } from '../views/ui-meta.js';
+import { qualifyTools, toDiscoveredTool } from './discover.js';
 
 const tool = (server: string, name: string): DiscoveredTool => ({
   server,
@@ -105,7 +107,16 @@ describe('toDiscoveredTool: MCP Apps', () => {
   });
 });
 
-describe('isForModel', () => {
+/**
+ * Whether the hub offers a tool to the model: MCP Apps (`io.modelcontextprotocol/ui`) lets a tool
+ * say who may call it in `_meta.ui.visibility`; `["app"]` means only its view, through the host.
+ */
+function isForModel(tool: Pick<Tool, '_meta'>): boolean {
+  const discovered = toDiscoveredTool('workshop', { name: 't', inputSchema: { type: 'object' }, ...tool });
+  return visibleToModel(discovered.ui);
+}
+
+describe('which discovered tools the model is offered', () => {
   it('offers a tool without MCP Apps visibility, or whose visibility includes the model', () => {
     expect(isForModel({})).toBe(true);
     expect(isForModel({ _meta: { ui: { resourceUri: 'ui://weather/forecast' } } })).toBe(true);

@@ -6,7 +6,7 @@
  */
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { DiscoveredTool } from '../types.js';
-import { readToolUi, visibleToModel } from '../views/ui-meta.js';
+import { readToolUi } from '../views/ui-meta.js';
 
 /**
  * Upper bound on `tools/list` pages per listing, handed to the SDK as `listMaxPages`. A server
@@ -41,15 +41,6 @@ export async function listServerTools(
     ...(options.signal && { signal: options.signal }),
   });
   return tools.map((tool) => toDiscoveredTool(server, tool));
-}
-
-/**
- * Whether the model may see and call `tool`. MCP Apps (`io.modelcontextprotocol/ui`) lets a tool
- * say who may call it in `_meta.ui.visibility`: `["app"]` means only its view, through the host.
- * Such a tool is never offered to the model; a tool without the key is for the model, as before.
- */
-export function isForModel(tool: Pick<Tool, '_meta'>): boolean {
-  return visibleToModel(readToolUi(tool._meta));
 }
 
 /** Keeps what the model, the trace and a view need from an MCP `Tool`; drops icons and the rest of `_meta`. */
