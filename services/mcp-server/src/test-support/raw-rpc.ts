@@ -54,3 +54,24 @@ export async function connectRaw(server: McpServer): Promise<RawRpc> {
     },
   };
 }
+
+/**
+ * Raw connections for one describe block: `connect` opens one as `connectRaw` does and keeps it,
+ * `closeAll` (in an afterEach) closes every one opened since.
+ */
+export function rawConnections(): {
+  connect(server: McpServer): Promise<RawRpc>;
+  closeAll(): Promise<void>;
+} {
+  const open: RawRpc[] = [];
+  return {
+    async connect(server) {
+      const rpc = await connectRaw(server);
+      open.push(rpc);
+      return rpc;
+    },
+    async closeAll() {
+      for (const rpc of open.splice(0)) await rpc.close();
+    },
+  };
+}

@@ -2,7 +2,7 @@ import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
 import { completable, McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { connectRaw, type RawRpc } from '../test-support/raw-rpc.js';
+import { rawConnections } from '../test-support/raw-rpc.js';
 import { cacheJsonSchema, lazyJsonSchema } from './cached-schema.js';
 
 /** A schema that uses the features whose JSON Schema could drift: defaults, formats, nullables, nesting. */
@@ -32,15 +32,11 @@ function newServer(): McpServer {
 }
 
 describe('cacheJsonSchema', () => {
-  const open: RawRpc[] = [];
+  const connections = rawConnections();
   afterEach(async () => {
-    for (const rpc of open.splice(0)) await rpc.close();
+    await connections.closeAll();
   });
-  const raw = async (server: McpServer) => {
-    const rpc = await connectRaw(server);
-    open.push(rpc);
-    return rpc;
-  };
+  const raw = connections.connect;
 
   it('lists byte for byte what the SDK lists for the bare zod schema', async () => {
     const bare = newServer();

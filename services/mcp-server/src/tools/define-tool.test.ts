@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { REQUIRED_SCOPES_META_KEY } from '../scopes.js';
 import { createMcpServer } from '../server.js';
 import { connectAs, testDeps, tokenFor } from '../test-support/in-memory.js';
-import { connectRaw, type RawRpc } from '../test-support/raw-rpc.js';
+import { rawConnections } from '../test-support/raw-rpc.js';
 import { defineTool } from './define-tool.js';
 import { tools } from './index.js';
 import { portableJsonSchema } from './portable-schema.js';
@@ -51,16 +51,12 @@ function server(): McpServer {
 }
 
 describe('defineTool', () => {
-  const open: RawRpc[] = [];
+  const connections = rawConnections();
   afterEach(async () => {
-    for (const rpc of open.splice(0)) await rpc.close();
+    await connections.closeAll();
     seen.length = 0;
   });
-  const raw = async (target: McpServer) => {
-    const rpc = await connectRaw(target);
-    open.push(rpc);
-    return rpc;
-  };
+  const raw = connections.connect;
 
   it('lists a tool byte for byte as the SDK lists its bare zod input and JSON output schema', async () => {
     // What defineTool registered before its schemas were cached.

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMcpServer } from '../server.js';
 import { connectAs, testDeps, tokenFor } from '../test-support/in-memory.js';
-import { connectRaw, type RawRpc } from '../test-support/raw-rpc.js';
+import { connectRaw, type RawRpc, rawConnections } from '../test-support/raw-rpc.js';
 import { createOfflineWeather } from '../weather/offline.js';
 import { defineTool, type ToolUi } from './define-tool.js';
 import { tools } from './index.js';
@@ -47,15 +47,11 @@ function serverWith(tool: ReturnType<typeof echo>): McpServer {
 }
 
 describe('defineTool with ui', () => {
-  const open: RawRpc[] = [];
+  const connections = rawConnections();
   afterEach(async () => {
-    for (const rpc of open.splice(0)) await rpc.close();
+    await connections.closeAll();
   });
-  const raw = async (server: McpServer) => {
-    const rpc = await connectRaw(server);
-    open.push(rpc);
-    return rpc;
-  };
+  const raw = connections.connect;
 
   it('adds _meta.ui (and the older ui/resourceUri key) to tools/list and changes nothing else there', async () => {
     const plain = await (await raw(serverWith(echo()))).request('tools/list');
