@@ -6,9 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +22,7 @@ import { type LocalServer, startLocalServer } from '@mcp-workshop/mcp-server';
 import { SHARED_OWNER } from '@mcp-workshop/task-store';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenLoopback } from './loopback.js';
 import { WAIT, waitIdle } from './page-actions.js';
 import { agentEnvFor, assertChromium, CHROMIUM_PATH } from './stack.js';
 
@@ -61,18 +60,9 @@ async function startElicitationStack(): Promise<void> {
     logger,
     inputBroker: broker,
   });
-  const http = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    listening.once('error', reject);
-  });
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  );
-  origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const page = await listenLoopback(app);
+  closers.push(page.close);
+  origin = page.origin;
 
   browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,

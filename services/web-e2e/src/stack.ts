@@ -7,8 +7,6 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -25,6 +23,7 @@ import { startDemoModel } from '@mcp-workshop/demo-model';
 import { type LocalServer, type LocalServerOptions, startLocalServer } from '@mcp-workshop/mcp-server';
 import { CHROMIUM_ARGS, CHROMIUM_INSTALL_HINT, CHROMIUM_PATH } from '@mcp-workshop/test-infra';
 import { type Browser, chromium } from 'playwright-core';
+import { listenLoopback } from './loopback.js';
 
 export { CHROMIUM_PATH };
 
@@ -89,21 +88,6 @@ export function agentEnvFor(mcpUrl: string, demoModelUrl: string, extra: Record<
   });
 }
 
-/** Listens on 127.0.0.1 at a port the OS picks. */
-function listenLocal(app: ReturnType<typeof createAgentApp>): Promise<Server> {
-  return new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    listening.once('error', reject);
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
-}
-
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   assertChromium();
   const closers: Array<() => Promise<unknown>> = [];
@@ -139,29 +123,27 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     closers.push(() => runtime.close());
 
     // As index.ts does: the views' sandbox proxy on a port of its own, then the page.
-    const sandbox = await listenLocal(createViewSandboxApp());
-    closers.push(() => closeServer(sandbox));
-    const sandboxPort = (sandbox.address() as AddressInfo).port;
+    const sandbox = await listenLoopback(createViewSandboxApp());
+    closers.push(sandbox.close);
     const app = createAgentApp({
       agent: runtime.agent,
       hub: runtime.hub,
       model: runtime.model.description,
       logger,
       traceViewerUrl: env.TRACE_VIEWER_URL,
-      viewSandbox: { port: sandboxPort },
+      viewSandbox: { port: Number(new URL(sandbox.origin).port) },
       viewCallsPerMinute: options.viewCallsPerMinute ?? env.AGENT_VIEW_CALLS_PER_MINUTE,
       toolTimeoutMs: env.AGENT_TOOL_TIMEOUT_MS,
       ...(broker && { inputBroker: broker }),
     });
-    const http = await listenLocal(app);
-    closers.push(() => closeServer(http));
-    const { port } = http.address() as AddressInfo;
+    const page = await listenLoopback(app);
+    closers.push(page.close);
 
     const browser = await launchChromium();
     closers.push(() => browser.close());
     return {
-      origin: `http://127.0.0.1:${port}`,
-      sandboxOrigin: `http://127.0.0.1:${sandboxPort}`,
+      origin: page.origin,
+      sandboxOrigin: sandbox.origin,
       browser,
       runtime,
       close,

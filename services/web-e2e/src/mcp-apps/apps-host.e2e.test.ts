@@ -4,12 +4,11 @@
  * on the plain ext-apps `App` class: nothing of the workshop's own, so a pass proves the host.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { listenLoopback } from '../loopback.js';
 import { WAIT } from '../page-actions.js';
 import { launchChromium } from '../stack.js';
 import { buildPages } from './build-pages.js';
@@ -37,12 +36,10 @@ async function startHostilePage(proxyUrl: string): Promise<{ url: string; close(
     frame.src = ${JSON.stringify(proxyUrl)};
     document.body.append(frame);
   </script></body>`;
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const page = await listenLoopback((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end(html),
+  );
+  return { url: `${page.origin}/`, close: page.close };
 }
 
 async function showWord(word: string): Promise<ViewPage> {

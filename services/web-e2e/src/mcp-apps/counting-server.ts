@@ -4,8 +4,7 @@
  * targets: a test asserts that an attack never reached it, or that an allowed request did. It answers
  * 200 with `Access-Control-Allow-Origin: *`, so only the page's policy can stop a view's fetch.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLoopback } from '../loopback.js';
 
 export interface CountingServer {
   origin: string;
@@ -16,21 +15,9 @@ export interface CountingServer {
 
 export async function startCountingServer(): Promise<CountingServer> {
   const hits: string[] = [];
-  const server = createServer((req, res) => {
+  const { origin, close } = await listenLoopback((req, res) => {
     hits.push(req.url ?? '');
     res.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end('counted');
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { origin, hits, close };
 }

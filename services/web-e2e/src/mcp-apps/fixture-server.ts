@@ -6,8 +6,6 @@
  * call never reached it. Partner: host-server.ts, which puts it behind the test host page.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   RESOURCE_MIME_TYPE,
   registerAppResource,
@@ -16,6 +14,7 @@ import {
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { listenLoopback } from '../loopback.js';
 
 export const FIXTURE_VIEW_URI = 'ui://fixture/view';
 export const HOSTILE_VIEW_URI = 'ui://fixture/hostile';
@@ -163,7 +162,7 @@ function addHostileView(server: McpServer, hostile: HostileFixture): void {
 /** Starts the fixture server on 127.0.0.1 (OS-picked port), stateless: one McpServer per request. */
 export async function startFixtureServer(viewHtml: string, hostile?: HostileFixture): Promise<FixtureServer> {
   const calls: FixtureCalls = { showTokens: [], echo: 0, secret: 0 };
-  const http: Server = createServer((req, res) => {
+  const http = await listenLoopback((req, res) => {
     if (req.url !== '/mcp') {
       res.writeHead(404).end();
       return;
@@ -181,18 +180,5 @@ export async function startFixtureServer(viewHtml: string, hostile?: HostileFixt
         if (!res.headersSent) res.writeHead(500).end(String(error));
       });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = http.address() as AddressInfo;
-  return {
-    mcpUrl: `http://127.0.0.1:${port}/mcp`,
-    calls,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  };
+  return { mcpUrl: `${http.origin}/mcp`, calls, close: http.close };
 }

@@ -5,9 +5,9 @@
  * the real MCP server, so the page's client needs no CORS. The sandbox is the agent's own
  * (`createViewSandboxApp`). Partner: host-page/host.ts.
  */
-import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { createViewSandboxApp } from '@mcp-workshop/agent';
+import { listenLoopback } from '../loopback.js';
 
 export interface AppsHost {
   /** e.g. http://127.0.0.1:41234: the host page is `/`, the MCP server behind it `/mcp`. */
@@ -17,26 +17,6 @@ export interface AppsHost {
   /** The host page URL that renders `tool` called with `args`. */
   pageUrl(tool: string, args: Record<string, unknown>): string;
   close(): Promise<void>;
-}
-
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Server> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  return server;
-}
-
-function originOf(server: Server): string {
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
 }
 
 /** Streams one request to the MCP server and its answer (JSON or SSE) back. */
@@ -62,7 +42,7 @@ function forward(req: IncomingMessage, res: ServerResponse, mcpUrl: URL): void {
  */
 export async function startAppsHost(options: { hostHtml: string; mcpUrl: string }): Promise<AppsHost> {
   const mcpUrl = new URL(options.mcpUrl);
-  const host = await listen((req, res) => {
+  const host = await listenLoopback((req, res) => {
     const path = new URL(req.url ?? '/', 'http://host').pathname;
     if (path === '/mcp') return forward(req, res, mcpUrl);
     if (path === '/' && req.method === 'GET') {
@@ -71,18 +51,18 @@ export async function startAppsHost(options: { hostHtml: string; mcpUrl: string 
     }
     res.writeHead(404).end();
   });
-  const hostOrigin = originOf(host);
+  const hostOrigin = host.origin;
   // The agent's own sandbox proxy: this test host is one more chat page it may serve.
-  const sandbox = await listen(createViewSandboxApp());
-  const sandboxOrigin = originOf(sandbox);
+  const sandbox = await listenLoopback(createViewSandboxApp());
+  const sandboxOrigin = sandbox.origin;
   return {
     hostOrigin,
     sandboxOrigin,
     pageUrl: (tool, args) =>
       `${hostOrigin}/?${new URLSearchParams({ tool, args: JSON.stringify(args), sandbox: sandboxOrigin })}`,
     close: async () => {
-      await closeServer(host);
-      await closeServer(sandbox);
+      await host.close();
+      await sandbox.close();
     },
   };
 }
