@@ -8,8 +8,6 @@ import { existsSync } from 'node:fs';
 import { CHROMIUM_ARGS, CHROMIUM_INSTALL_HINT, CHROMIUM_PATH } from '@mcp-workshop/test-infra';
 import { type Browser, chromium } from 'playwright-core';
 
-export { CHROMIUM_PATH };
-
 /** A cold Chromium on a loaded two-core CI machine starts in seconds; a hang must still fail. */
 const LAUNCH_TIMEOUT_MS = 20_000;
 

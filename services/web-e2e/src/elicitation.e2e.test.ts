@@ -1,75 +1,30 @@
 /**
  * A tool asks the person for input (MCP elicitation) and the chat page answers: `delete_task`
  * asks for confirmation, the page shows a small form in the turn, and the answer goes back through
- * `POST /api/input/:id`. Builds its own stack, as `stack.ts` does, but with the input broker wired
- * in (the shared stack declines every request). Screenshot: artifacts/09-elicitation-form.png.
+ * `POST /api/input/:id`. The stack asks the page (`askThePage`), as `pnpm start` does; without it
+ * every request would be declined. Screenshot: artifacts/09-elicitation-form.png.
  */
 import { mkdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  createAgentApp,
-  createInputBroker,
-  createSilentLogger,
-  type InputBroker,
-  startRuntime,
-} from '@mcp-workshop/agent';
-import { startDemoModel } from '@mcp-workshop/demo-model';
-import { type LocalServer, startLocalServer } from '@mcp-workshop/mcp-server';
+import type { InputBroker } from '@mcp-workshop/agent';
 import { SHARED_OWNER } from '@mcp-workshop/task-store';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenLoopback } from './loopback.js';
 import { WAIT, waitIdle } from './page-actions.js';
-import { agentEnvFor, assertChromium, CHROMIUM_PATH } from './stack.js';
+import { type Stack, startStack } from './stack.js';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 /** Every wait is bounded, and shorter than vitest's 20 s test timeout so the locator's own error shows. */
 
-let origin: string;
-let server: LocalServer;
-let broker: InputBroker;
-let browser: Browser;
+let stack: Stack;
 let context: BrowserContext;
 let page: Page;
-const closers: Array<() => Promise<unknown>> = [];
 
-async function startElicitationStack(): Promise<void> {
-  assertChromium();
-  const dataDir = await mkdtemp(join(tmpdir(), 'web-e2e-elicit-'));
-  closers.push(() => rm(dataDir, { recursive: true, force: true }));
-  server = await startLocalServer({ dataDir });
-  closers.push(() => server.close());
-
-  const demoModel = await startDemoModel();
-  closers.push(() => demoModel.close());
-  const env = agentEnvFor(server.mcpUrl, demoModel.url);
-  const logger = createSilentLogger();
-  broker = createInputBroker();
-  const runtime = await startRuntime({ env, logger, onInput: broker.handler, connectAttempts: 1 });
-  closers.push(() => runtime.close());
-
-  const app = createAgentApp({
-    agent: runtime.agent,
-    hub: runtime.hub,
-    model: runtime.model.description,
-    logger,
-    inputBroker: broker,
-  });
-  const page = await listenLoopback(app);
-  closers.push(page.close);
-  origin = page.origin;
-
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    timeout: 20_000,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-  closers.push(() => browser.close());
+function broker(): InputBroker {
+  if (!stack.broker) throw new Error('the stack was started without askThePage');
+  return stack.broker;
 }
 
 function lastTurn(target: Page) {
@@ -97,7 +52,7 @@ async function seriousAxeViolations(target: Page): Promise<string[]> {
 }
 
 async function titles(): Promise<string[]> {
-  return (await server.deps.tasks.list(SHARED_OWNER, 'all')).map((task) => task.title);
+  return (await stack.mcpServer.deps.tasks.list(SHARED_OWNER, 'all')).map((task) => task.title);
 }
 
 async function addTask(title: string): Promise<number> {
@@ -105,7 +60,7 @@ async function addTask(title: string): Promise<number> {
   await waitIdle(page);
   const entry = lastTurn(page).locator('[data-testid=tool-entry][data-tool$="add_task"]');
   await expect(entry.getAttribute('data-state')).resolves.toBe('ok');
-  const task = (await server.deps.tasks.list(SHARED_OWNER, 'all')).find((t) => t.title === title);
+  const task = (await stack.mcpServer.deps.tasks.list(SHARED_OWNER, 'all')).find((t) => t.title === title);
   expect(task, `no task "${title}" after adding it`).toBeDefined();
   return task?.id ?? 0;
 }
@@ -113,21 +68,17 @@ async function addTask(title: string): Promise<number> {
 describe('a tool asks the person for input (elicitation)', () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    try {
-      await startElicitationStack();
-    } catch (error) {
-      for (const closer of closers.splice(0).reverse()) await closer().catch(() => undefined);
-      throw error;
-    }
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // The page is asked, as with `pnpm start`: the stack wires the input broker in.
+    stack = await startStack({ askThePage: true });
+    context = await stack.browser.newContext({ viewport: { width: 1280, height: 800 } });
     context.setDefaultTimeout(WAIT.timeout);
     page = await context.newPage();
-    await page.goto(`${origin}/`, { waitUntil: 'load', ...WAIT });
+    await page.goto(`${stack.origin}/`, { waitUntil: 'load', ...WAIT });
     await page.locator('#model-badge').filter({ hasNotText: 'loading' }).waitFor(WAIT);
   });
   afterAll(async () => {
     await context?.close();
-    for (const closer of closers.splice(0).reverse()) await closer().catch(() => undefined);
+    await stack?.close();
   });
 
   it('shows a confirmation form, and Send with the box ticked deletes the task', async () => {
@@ -144,7 +95,7 @@ describe('a tool asks the person for input (elicitation)', () => {
     await expect(box.evaluate((node) => node === document.activeElement)).resolves.toBe(true);
     await expect(form.getByRole('button', { name: 'Decline' }).isVisible()).resolves.toBe(true);
     await expect(form.getByRole('button', { name: 'Cancel' }).isVisible()).resolves.toBe(true);
-    expect(broker.pending()).toBe(1);
+    expect(broker().pending()).toBe(1);
     await page.screenshot({ path: `${ARTIFACTS}09-elicitation-form.png`, fullPage: true });
     await expect(seriousAxeViolations(page)).resolves.toEqual([]);
     await box.focus();
@@ -156,7 +107,7 @@ describe('a tool asks the person for input (elicitation)', () => {
     await waitIdle(page);
 
     await expect(entry.getAttribute('data-state')).resolves.toBe('ok');
-    expect(broker.pending()).toBe(0);
+    expect(broker().pending()).toBe(0);
     expect(await titles()).not.toContain('Water the plants');
   });
 
@@ -178,7 +129,7 @@ describe('a tool asks the person for input (elicitation)', () => {
 
   it('refuses answers to unknown ids and malformed answers', async () => {
     const post = (id: string, body: unknown) =>
-      fetch(`${origin}/api/input/${id}`, {
+      fetch(`${stack.origin}/api/input/${id}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),

@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startDemoModel } from '@mcp-workshop/demo-model';
 import { type LocalServer, startLocalServer } from '@mcp-workshop/mcp-server';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask, WAIT } from './page-actions.js';
-import { assertChromium, CHROMIUM_PATH } from './stack.js';
+import { assertChromium, launchChromium } from './stack.js';
 
 const AGENT_ENTRY = join(
   dirname(createRequire(import.meta.url).resolve('@mcp-workshop/agent/package.json')),
@@ -86,11 +86,7 @@ describe('the one-time link in Chromium', () => {
     const printed = await agent.waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+)"/);
     link = new URL(printed[1] ?? '');
     await agent.waitFor(/"msg":"agent listening"/);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      timeout: 20_000,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   }, 30_000);
 
   afterAll(async () => {

@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { signInAsDemoUser, startAuthServerProcess } from '@mcp-workshop/auth-server/process';
 import { startDemoModel } from '@mcp-workshop/demo-model';
 import { freePort } from '@mcp-workshop/test-infra';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertChromium, CHROMIUM_PATH } from './stack.js';
+import { assertChromium, launchChromium } from './stack.js';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
@@ -104,11 +104,7 @@ async function startSignInStack(): Promise<void> {
     `${origin}/api/status`,
   );
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    timeout: 20_000,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
   closers.push(() => browser.close());
 }
 

@@ -15,6 +15,7 @@ import {
   createSilentLogger,
   createViewSandboxApp,
   declineInput,
+  type InputBroker,
   loadAgentEnv,
   type Runtime,
   startRuntime,
@@ -25,8 +26,6 @@ import { CHROMIUM_ARGS, CHROMIUM_INSTALL_HINT, CHROMIUM_PATH } from '@mcp-worksh
 import { type Browser, chromium } from 'playwright-core';
 import { listenLoopback } from './loopback.js';
 
-export { CHROMIUM_PATH };
-
 export interface Stack {
   /** e.g. http://127.0.0.1:41234 — the page and its API share this origin. */
   origin: string;
@@ -34,6 +33,10 @@ export interface Stack {
   sandboxOrigin: string;
   browser: Browser;
   runtime: Runtime;
+  /** The workshop MCP server, e.g. to read its task store behind the page's back. */
+  mcpServer: LocalServer;
+  /** With `askThePage`: the broker that brings tools' requests for input to the page. */
+  broker?: InputBroker;
   close(): Promise<void>;
 }
 
@@ -78,7 +81,7 @@ export interface StackOptions {
  * The agent's settings for a test stack: this server, this demo model, no key whatever the shell
  * says, then `extra`.
  */
-export function agentEnvFor(mcpUrl: string, demoModelUrl: string, extra: Record<string, string> = {}) {
+function agentEnvFor(mcpUrl: string, demoModelUrl: string, extra: Record<string, string> = {}) {
   return loadAgentEnv({
     MCP_SERVER_URL: mcpUrl,
     DEMO_MODEL_URL: demoModelUrl,
@@ -146,6 +149,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       sandboxOrigin: sandbox.origin,
       browser,
       runtime,
+      mcpServer: server,
+      ...(broker && { broker }),
       close,
     };
   } catch (error) {
