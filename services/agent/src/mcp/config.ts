@@ -4,7 +4,7 @@
  * (VS Code's `servers` key works too). Parsing is pure; `loadServersConfig` is the one reader.
  */
 import { readFileSync } from 'node:fs';
-import { WorkshopError } from '@mcp-workshop/shared';
+import { isPlainObject, WorkshopError } from '@mcp-workshop/shared';
 import { z } from 'zod';
 
 /** The server the agent talks to when there is no config file. */
@@ -114,14 +114,15 @@ const KNOWN_TYPES = ['http', 'stdio'];
 export function parseServersConfig(json: unknown, sourceLabel: string): ServerSpec[] {
   const problem = (message: string, entry?: string) =>
     new ServersConfigError(`${sourceLabel}: ${message}`, sourceLabel, entry);
-  if (!isRecord(json)) throw problem('expected a JSON object like { "mcpServers": { "<name>": { ... } } }');
+  if (!isPlainObject(json))
+    throw problem('expected a JSON object like { "mcpServers": { "<name>": { ... } } }');
   if ('mcpServers' in json && 'servers' in json) {
     throw problem('has both "mcpServers" and "servers"; keep one of them');
   }
   const key = 'mcpServers' in json ? 'mcpServers' : 'servers' in json ? 'servers' : undefined;
   if (key === undefined) throw problem('has no "mcpServers" object (VS Code files call it "servers")');
   const entries = json[key];
-  if (!isRecord(entries)) throw problem(`"${key}" must be an object that maps server names to settings`);
+  if (!isPlainObject(entries)) throw problem(`"${key}" must be an object that maps server names to settings`);
   const names = Object.keys(entries);
   if (names.length === 0) throw problem(`"${key}" lists no servers`);
 
@@ -134,7 +135,7 @@ export function parseServersConfig(json: unknown, sourceLabel: string): ServerSp
       );
     }
     const settings = entries[name];
-    if (!isRecord(settings)) throw problem(`${where}: expected an object with "command" or "url"`, name);
+    if (!isPlainObject(settings)) throw problem(`${where}: expected an object with "command" or "url"`, name);
     const type = settings.type;
     if (type !== undefined && !KNOWN_TYPES.includes(String(type))) {
       throw problem(
@@ -236,8 +237,4 @@ function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => (issue.path.length > 0 ? `"${issue.path.join('.')}" ${issue.message}` : issue.message))
     .join('; ');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,6 +4,7 @@
  * within a size bound, with its declared origins checked (`csp.ts`). A server that answers anything
  * else gets a `ViewError`, which the HTTP API passes on as a 502 with the reason.
  */
+import { isPlainObject } from '@mcp-workshop/shared';
 import type { ViewResource } from '../types.js';
 import { readViewCsp } from './csp.js';
 import { VIEW_MIME_TYPE } from './ui-meta.js';
@@ -24,10 +25,6 @@ export class ViewError extends Error {
     super(message);
     this.name = new.target.name;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function decodeHtml(content: Record<string, unknown>, uri: string): string {
@@ -60,9 +57,9 @@ export function toViewResource(
   result: unknown,
   dropped: (entry: string) => void = () => {},
 ): ViewResource {
-  const contents = isRecord(result) && Array.isArray(result.contents) ? result.contents : [];
+  const contents = isPlainObject(result) && Array.isArray(result.contents) ? result.contents : [];
   const content = contents.find(
-    (item): item is Record<string, unknown> => isRecord(item) && item.uri === uri,
+    (item): item is Record<string, unknown> => isPlainObject(item) && item.uri === uri,
   );
   if (!content)
     throw new ViewError('bad_resource', `the server's answer for ${uri} holds no contents for it`);
@@ -75,7 +72,7 @@ export function toViewResource(
     );
   }
   const html = decodeHtml(content, uri);
-  const ui = isRecord(content._meta) && isRecord(content._meta.ui) ? content._meta.ui : {};
+  const ui = isPlainObject(content._meta) && isPlainObject(content._meta.ui) ? content._meta.ui : {};
   return {
     server,
     uri,

@@ -5,6 +5,7 @@
  * checked, and anything odd is dropped rather than trusted: a tool whose view URI is not a plain
  * `ui://` URI simply has no view.
  */
+import { isPlainObject } from '@mcp-workshop/shared';
 import type { ToolUi, ToolVisibility } from '../types.js';
 
 /** The extension's id, which the agent declares in its client capabilities. */
@@ -18,10 +19,6 @@ const VIEW_URI = /^ui:\/\/[\x21\x23-\x3b\x3d\x3f-\x7e]+$/;
 const VISIBILITIES: readonly ToolVisibility[] = ['model', 'app'];
 const BOTH: readonly ToolVisibility[] = Object.freeze(['model', 'app']);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A view URI as the spec spells it (lower-case `ui://`, nothing hidden), or undefined. */
 export function checkedViewUri(value: unknown): string | undefined {
   return typeof value === 'string' && value.length <= MAX_VIEW_URI_CHARS && VIEW_URI.test(value)
@@ -34,8 +31,8 @@ export function checkedViewUri(value: unknown): string | undefined {
  * `_meta["ui/resourceUri"]` of the extension's drafts is read too, as the SDK's helper does.
  */
 export function readToolUi(meta: unknown): ToolUi | undefined {
-  if (!isRecord(meta)) return undefined;
-  const ui = isRecord(meta.ui) ? meta.ui : {};
+  if (!isPlainObject(meta)) return undefined;
+  const ui = isPlainObject(meta.ui) ? meta.ui : {};
   const resourceUri = checkedViewUri(ui.resourceUri ?? meta['ui/resourceUri']);
   const listed = Array.isArray(ui.visibility) ? ui.visibility : undefined;
   if (resourceUri === undefined && listed === undefined) return undefined;
