@@ -16,6 +16,7 @@ import { measureHeapOverCalls, measureIdleSessions } from './memory.js';
 import { PLANS, SECTIONS } from './plan.js';
 import { type Goal, printReport } from './report.js';
 import { measureScale } from './scale.js';
+import { measureSdkSeries } from './sdk-series.js';
 import { measureTelemetry } from './telemetry.js';
 import { measureThroughput } from './throughput.js';
 
@@ -40,6 +41,7 @@ async function main(): Promise<number> {
 
   const report = {
     throughput: only.has('throughput') ? await measureThroughput(plan) : undefined,
+    sdkSeries: only.has('sdk-series') ? await measureSdkSeries(REPO_ROOT, plan) : undefined,
     coldStart: only.has('cold-start') ? await measureColdStart(plan.coldStarts) : undefined,
     sessions: only.has('memory') ? await measureIdleSessions(plan.idleSessions) : undefined,
     heap: only.has('memory') ? await measureHeapOverCalls(plan.heapCalls, plan.heapChunks) : undefined,

@@ -5,13 +5,18 @@
  * count exactly; counted work (calls, adds, spawns) is turned into seconds at the rates the
  * reference machine measured. Partner file: plan-duration.test.ts holds the docs to it.
  */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AGENT_WARM_UP } from './agent-overhead.js';
 import { COLD_START_CASES } from './cold-start.js';
 import { IDLE_SESSION_TARGETS, OUR_MODES } from './memory.js';
 import type { Plan } from './plan.js';
 import { type Adapter, MIN_ADD_ROUND_SECONDS, storageAdapters } from './scale.js';
+import { readSeries } from './sdk-series.js';
 import { TARGETS } from './targets.js';
 import { MODES as TELEMETRY_MODES } from './telemetry.js';
+
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /**
  * The reference machine (2 cores, AMD EPYC, Node 20.20; the figures in README.md's performance
@@ -36,7 +41,9 @@ export const REFERENCE_RATES = {
   /** One agent round trip plus its raw model and MCP replays (9.7 + 4.5 + 3.4 ms). */
   agentIterationSeconds: 0.018,
   /** `pnpm -s ask` after a build, nothing running. */
-  pnpmAskSeconds: 2,
+  pnpmAskSeconds: 1.3,
+  /** Copy the installed SDK packages and stack a number of patches on them (scripts/patch-series.mjs). */
+  sdkBuildSeconds: 1,
   /** turbo's up-to-date check that `pnpm bench` runs first. */
   buildCheckSeconds: 5,
 };
@@ -83,6 +90,8 @@ export function plannedSeconds(plan: Plan, rates = REFERENCE_RATES): Record<stri
   return {
     build: rates.buildCheckSeconds,
     throughput: TARGETS.length * (rates.spawnSeconds + timedRound),
+    // One build of the SDK floor per step: as published, then each patch of the series stacked.
+    sdkSeries: (readSeries(REPO_ROOT).length + 1) * (rates.sdkBuildSeconds + rates.spawnSeconds + timedRound),
     coldStart: COLD_START_CASES.length * plan.coldStarts * rates.spawnSeconds,
     memory:
       IDLE_SESSION_TARGETS.length *

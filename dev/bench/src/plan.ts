@@ -50,4 +50,12 @@ export const PLANS: Readonly<Record<'full' | 'smoke', Plan>> = {
   },
 };
 
-export const SECTIONS = ['throughput', 'cold-start', 'memory', 'agent', 'scale', 'telemetry'] as const;
+export const SECTIONS = [
+  'throughput',
+  'sdk-series',
+  'cold-start',
+  'memory',
+  'agent',
+  'scale',
+  'telemetry',
+] as const;

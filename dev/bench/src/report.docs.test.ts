@@ -7,7 +7,7 @@ import { printReport, type Report } from './report.js';
 import { TARGETS } from './targets.js';
 
 /**
- * Module 10 of doc/WORKSHOP.md quotes three tables of a full `pnpm bench` (a run of about 14
+ * Module 10 of doc/WORKSHOP.md quotes three tables of a full `pnpm bench` (a run of about 17
  * minutes, so check-docs cannot rerun it). This test feeds the quoted figures back to the code that
  * prints the tables: headings, columns, labels and the ratios derived from the figures must come
  * out as quoted, so a renamed column, a new target or a hand-edited ratio fails here.

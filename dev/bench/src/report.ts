@@ -7,11 +7,13 @@ import type { AgentOverhead } from './agent-overhead.js';
 import type { ColdStartRow } from './cold-start.js';
 import type { HeapRow, SessionMemoryRow } from './memory.js';
 import { LB_TOOL, type ScaleReport } from './scale.js';
+import type { SeriesRow } from './sdk-series.js';
 import { SPANS_PER_CALL, type TelemetryModeRow, type TelemetryReport, type Workload } from './telemetry.js';
 import type { ThroughputRow } from './throughput.js';
 
 export interface Report {
   throughput?: ThroughputRow[];
+  sdkSeries?: SeriesRow[];
   coldStart?: ColdStartRow[];
   sessions?: SessionMemoryRow[];
   heap?: HeapRow[];
@@ -110,6 +112,8 @@ export function printReport(
     }
   }
 
+  if (report.sdkSeries) printSdkSeries(report.sdkSeries, plan, goal);
+
   if (report.coldStart) {
     const raw = report.coldStart.find((r) => r.id === 'raw');
     console.log('\n## Cold start: spawn to the first answered request (median)\n');
@@ -189,6 +193,35 @@ export function printReport(
   for (const g of goals)
     console.log(`${g.met ? '✓' : '✗'} ${g.text}${g.kind === 'timing' ? '' : ' (correctness)'}`);
   return goals;
+}
+
+/** The bare SDK floor, one patch of patches/series.json at a time: what each patch buys. */
+function printSdkSeries(
+  rows: SeriesRow[],
+  plan: { connections: number; rounds: number; roundSeconds: number },
+  goal: (text: string, met: boolean, kind?: Goal['kind']) => void,
+) {
+  const published = rows.find((r) => r.step === 0);
+  console.log(
+    `\n## The bare SDK v2 floor, one patch at a time (patches/series.json): tools/call, ${plan.connections} connections, median of ${plan.rounds} rounds of ${plan.roundSeconds} s\n`,
+  );
+  console.log(
+    table(
+      ['SDK build', 'req/s', '× the step before', '× as published', 'p99 ms', 'errors'],
+      rows.map((r, i) => {
+        const before = rows[i - 1];
+        return [
+          r.label,
+          fixed(r.requestsPerSecond),
+          before ? fixed(r.requestsPerSecond / before.requestsPerSecond, 2) : '',
+          published ? fixed(r.requestsPerSecond / published.requestsPerSecond, 2) : '',
+          fixed(r.p99Ms),
+          String(r.errors),
+        ];
+      }),
+    ),
+  );
+  for (const row of rows) goal(`SDK floor, ${row.label}: 0 errors`, row.errors === 0, 'correctness');
 }
 
 /** Issue 12: the Postgres adapter against SQLite, and throughput through HAProxy with 1 and 3 replicas. */

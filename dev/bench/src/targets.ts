@@ -41,6 +41,8 @@ export interface Target {
   server: ServerKind;
   /** Extra environment for our server (the serving mode). */
   env?: Record<string, string>;
+  /** The script to run instead of the one `server` names (a build of the SDK floor, sdk-series.ts). */
+  script?: string;
   /** How a client reaches a trivial tool on it. */
   prepare(url: string): Promise<PreparedCall>;
 }
@@ -160,16 +162,23 @@ export interface RunningTarget {
   stop(): Promise<void>;
 }
 
-/** Spawns the server of `kind` on `port`; returns at once (see `waitReady`). */
-export function spawnServer(kind: ServerKind, port: number, env: Record<string, string> = {}) {
+/** Spawns the server of `kind` (or `scriptPath`) on `port`; returns at once (see `waitReady`). */
+export function spawnServer(
+  kind: ServerKind,
+  port: number,
+  env: Record<string, string> = {},
+  scriptPath?: string,
+) {
   const dataDir = kind === 'ours' ? mkdtempSync(join(tmpdir(), 'mcp-bench-')) : undefined;
-  const script: string[] = {
-    raw: [join(HERE, 'targets', 'raw-floor.js')],
-    'sdk-v1': [join(HERE, 'targets', 'sdk-v1.js')],
-    'sdk-v2': [join(HERE, 'targets', 'sdk-v2-floor.js')],
-    everything: [everythingEntry(), 'streamableHttp'],
-    ours: [ourEntry()],
-  }[kind];
+  const script: string[] = scriptPath
+    ? [scriptPath]
+    : {
+        raw: [join(HERE, 'targets', 'raw-floor.js')],
+        'sdk-v1': [join(HERE, 'targets', 'sdk-v1.js')],
+        'sdk-v2': [join(HERE, 'targets', 'sdk-v2-floor.js')],
+        everything: [everythingEntry(), 'streamableHttp'],
+        ours: [ourEntry()],
+      }[kind];
   const child = spawn(
     process.execPath,
     [
@@ -211,7 +220,7 @@ export function spawnServer(kind: ServerKind, port: number, env: Record<string, 
 
 export async function startTarget(target: Target): Promise<RunningTarget> {
   const port = await freePort();
-  const spawned = spawnServer(target.server, port, target.env);
+  const spawned = spawnServer(target.server, port, target.env, target.script);
   const url = `http://127.0.0.1:${port}/mcp`;
   await waitReady(url, spawned.child, spawned.stderr, target.server);
   return {

@@ -5,7 +5,7 @@
  * machine, so ratios between them hold even where absolute numbers move.
  */
 import { median, runLoad, verifyCall } from './load.js';
-import { startTarget, TARGETS } from './targets.js';
+import { startTarget, TARGETS, type Target } from './targets.js';
 
 export interface ThroughputRow {
   id: string;
@@ -21,33 +21,38 @@ export interface ThroughputOptions {
   roundSeconds: number;
 }
 
+/** One target: started, its call checked, a warm-up round, the timed rounds, checked again, stopped. */
+export async function measureTarget(target: Target, options: ThroughputOptions): Promise<ThroughputRow> {
+  const running = await startTarget(target);
+  try {
+    const call = await target.prepare(running.url);
+    await verifyCall(call);
+    // One short warm-up round, so the JIT and the connection pool are not what is measured.
+    await runLoad(call, { connections: options.connections, durationSeconds: 1 });
+    const rounds = [];
+    for (let round = 0; round < options.rounds; round++) {
+      rounds.push(
+        await runLoad(call, { connections: options.connections, durationSeconds: options.roundSeconds }),
+      );
+    }
+    await verifyCall(call);
+    return {
+      id: target.id,
+      label: target.label,
+      requestsPerSecond: median(rounds.map((r) => r.requestsPerSecond)),
+      p99Ms: median(rounds.map((r) => r.p99Ms)),
+      errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+    };
+  } finally {
+    await running.stop();
+  }
+}
+
 export async function measureThroughput(options: ThroughputOptions): Promise<ThroughputRow[]> {
   const rows: ThroughputRow[] = [];
   for (const target of TARGETS) {
-    const running = await startTarget(target);
-    try {
-      const call = await target.prepare(running.url);
-      await verifyCall(call);
-      // One short warm-up round, so the JIT and the connection pool are not what is measured.
-      await runLoad(call, { connections: options.connections, durationSeconds: 1 });
-      const rounds = [];
-      for (let round = 0; round < options.rounds; round++) {
-        rounds.push(
-          await runLoad(call, { connections: options.connections, durationSeconds: options.roundSeconds }),
-        );
-      }
-      await verifyCall(call);
-      rows.push({
-        id: target.id,
-        label: target.label,
-        requestsPerSecond: median(rounds.map((r) => r.requestsPerSecond)),
-        p99Ms: median(rounds.map((r) => r.p99Ms)),
-        errors: rounds.reduce((sum, r) => sum + r.errors, 0),
-      });
-      process.stderr.write(`  throughput: ${target.id} done\n`);
-    } finally {
-      await running.stop();
-    }
+    rows.push(await measureTarget(target, options));
+    process.stderr.write(`  throughput: ${target.id} done\n`);
   }
   return rows;
 }

@@ -3,7 +3,8 @@
  * so a caller's identity must come with each request, never stay behind on an instance. Many
  * signed-in users call at once, in every mode (2025 sessions, 2025 stateless, 2026-07-28), and
  * each must only ever see their own tasks: in tool results, resources, resource lists, prompts and
- * completions.
+ * completions. This is the leak class of CVE-2026-25536 (one server or transport reused across
+ * clients), shown absent for the pool; pooling.test.ts covers colliding JSON-RPC ids.
  */
 
 import { discoverIssuer } from '@mcp-workshop/mcp-host';

@@ -64,6 +64,31 @@ describe('per-request serving from a pool of built servers', () => {
     ).toEqual([0, 10, 20, 30, 40, 50, 60, 70]);
   });
 
+  // CVE-2026-25536 (GHSA-345p-7cg4-v4c7) was a cross-client leak from reusing one server or transport
+  // across clients, worst when concurrent clients use the same JSON-RPC id. The pool reuses servers,
+  // so many clients call at once, all with id 1, round after round on reused instances, and each
+  // must get its own answer. crosstalk.http.test.ts does the same for signed-in users' data.
+  it('gives many concurrent clients with one JSON-RPC id their own answers, on reused instances', async () => {
+    const CLIENTS = 40;
+    const ROUNDS = 4;
+    const before = srv.workshop.serversBuilt();
+    for (let round = 0; round < ROUNDS; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: CLIENTS }, (_, client) =>
+          modernCall(srv.mcpUrl, 1, 'calculate', { expression: `${round} * 1000 + ${client}` }).then((r) =>
+            resultOf(r, 1),
+          ),
+        ),
+      );
+      expect(answers.map((a) => (a?.structuredContent as { result: number } | undefined)?.result)).toEqual(
+        Array.from({ length: CLIENTS }, (_, client) => round * 1000 + client),
+      );
+      await settle();
+    }
+    // The later rounds ran on instances the earlier ones gave back: reuse really happened here.
+    expect(srv.workshop.serversBuilt() - before).toBeLessThan(CLIENTS * ROUNDS);
+  });
+
   it('keeps a slow call with progress apart from a quick one running next to it', async () => {
     const [report, sum] = await Promise.all([
       modernCall(srv.mcpUrl, 1, 'generate_report', { topic: 'cities', steps: 3, delayMs: 30 }).then((r) =>
