@@ -7,7 +7,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { freePort } from '@mcp-workshop/test-infra';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type DiscoveryWait, discoverIssuer } from './issuer.js';
 
 const servers: Server[] = [];
@@ -58,6 +58,10 @@ function fakeClock() {
 }
 
 describe('discoverIssuer', () => {
+  // discoverIssuer loads the client SDK on its first call. Loaded here, that one-time cost cannot
+  // eat into the first test's 700 ms on a busy machine and leave it fewer waits to count.
+  beforeAll(() => import('@modelcontextprotocol/client'));
+
   it('waits for an issuer that starts after the server, then finds it', async () => {
     const port = await freePort();
     const issuer = `http://127.0.0.1:${port}`;

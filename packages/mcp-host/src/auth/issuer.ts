@@ -6,7 +6,13 @@
  * worse, be tempted to accept them unchecked. An issuer that does not answer *yet* (started in the
  * same breath, or restarting) is waited for, with backoff, for a bounded time.
  */
-import { buildDiscoveryUrls, discoverAuthorizationServerMetadata } from '@modelcontextprotocol/client';
+import type { discoverAuthorizationServerMetadata } from '@modelcontextprotocol/client';
+
+/** The client SDK's discovery, loaded only when sign-in is on: without it, a server never needs the client. */
+type Discovery = Pick<
+  typeof import('@modelcontextprotocol/client'),
+  'buildDiscoveryUrls' | 'discoverAuthorizationServerMetadata'
+>;
 
 export interface IssuerMetadata {
   /** The issuer as its metadata states it; tokens' `iss` must equal it. */
@@ -82,7 +88,9 @@ export async function discoverIssuer(
     now = Date.now,
     sleep = realSleep,
   } = options;
-  const tried = buildDiscoveryUrls(issuerUrl)
+  const discovery: Discovery = await import('@modelcontextprotocol/client');
+  const tried = discovery
+    .buildDiscoveryUrls(issuerUrl)
     .map(({ url }) => url.href)
     .join(', ');
   const fail = (why: string, hint = ''): never => {
@@ -96,7 +104,7 @@ export async function discoverIssuer(
       deadlineMs > 0
         ? Math.min(REQUEST_TIMEOUT_MS, Math.max(remaining, MIN_REQUEST_TIMEOUT_MS))
         : REQUEST_TIMEOUT_MS;
-    const outcome = await attemptDiscovery(issuerUrl, fetchFn, timeoutMs);
+    const outcome = await attemptDiscovery(discovery, issuerUrl, fetchFn, timeoutMs);
     if ('document' in outcome) return checkDocument(outcome.document, fail);
     const left = deadline - now();
     if (!outcome.retryable || attempt >= maxAttempts || left <= 0) {
@@ -120,6 +128,7 @@ type Outcome = { document: Metadata } | { retryable: boolean; why: string; reaso
  * answered 5xx: what the wrapped fetch saw says so, not the SDK's wording of the error.
  */
 async function attemptDiscovery(
+  discovery: Discovery,
   issuerUrl: string,
   fetchFn: typeof fetch,
   timeoutMs: number,
@@ -136,7 +145,7 @@ async function attemptDiscovery(
     }
   };
   try {
-    const document = await discoverAuthorizationServerMetadata(issuerUrl, { fetchFn: watched });
+    const document = await discovery.discoverAuthorizationServerMetadata(issuerUrl, { fetchFn: watched });
     if (document) return { document };
     return transient
       ? { retryable: true, why: `no metadata was found (${transient})`, reason: transient }

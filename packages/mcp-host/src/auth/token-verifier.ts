@@ -7,7 +7,15 @@
  * token "signed" with the public key are refused. Errors never quote the token.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import type { JWTPayload } from 'jose';
+
+type Jose = typeof import('jose');
+/** `jose`, loaded with the first token: a server without sign-in never loads it, one with it starts faster. */
+let jose: Promise<Jose> | undefined;
+function loadJose(): Promise<Jose> {
+  jose ??= import('jose');
+  return jose;
+}
 
 /** Asymmetric JWS algorithms only (RFC 8725 §3.1): never `none`, never an HMAC. */
 const ACCEPTED_ALGORITHMS = [
@@ -50,12 +58,15 @@ export interface TokenVerifierOptions {
 export type VerifyToken = (token: string) => Promise<AuthInfo>;
 
 export function createTokenVerifier(options: TokenVerifierOptions): VerifyToken {
-  const keys = createRemoteJWKSet(options.jwksUri, {
-    cooldownDuration: JWKS_COOLDOWN_MS,
-    timeoutDuration: JWKS_TIMEOUT_MS,
-  });
+  // One key set per verifier, made with the first token: it caches the issuer's keys between tokens.
+  let keys: ReturnType<Jose['createRemoteJWKSet']> | undefined;
   const now = options.now ?? (() => new Date());
   return async (token) => {
+    const { createRemoteJWKSet, errors, jwtVerify } = await loadJose();
+    keys ??= createRemoteJWKSet(options.jwksUri, {
+      cooldownDuration: JWKS_COOLDOWN_MS,
+      timeoutDuration: JWKS_TIMEOUT_MS,
+    });
     const currentDate = now();
     let payload: JWTPayload;
     try {
@@ -69,7 +80,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): VerifyToken 
         currentDate,
       }));
     } catch (error) {
-      throw translate(error);
+      throw translate(error, errors);
     }
     // jose checks `iat` only for its type; a token from the future means a broken or forged issuer clock.
     if (
@@ -103,7 +114,7 @@ function scopesOf(payload: JWTPayload): string[] {
 }
 
 /** jose's errors, in words a client can act on and that never contain the token. */
-function translate(error: unknown): Error {
+function translate(error: unknown, errors: Jose['errors']): Error {
   if (error instanceof errors.JWKSTimeout)
     return new KeysUnavailableError("The issuer's keys (JWKS) did not answer in time.");
   if (error instanceof errors.JWTExpired) return new InvalidTokenError('The token has expired.');

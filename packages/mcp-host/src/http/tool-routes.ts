@@ -6,15 +6,26 @@
  * returns on `/mcp`, validation and error handling included.
  */
 import { isPlainObject } from '@mcp-workshop/shared';
-import { Client, ProtocolError } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import type { AuthInfo, McpServer } from '@modelcontextprotocol/server';
 import { Router } from 'express';
-import { connectInProcess } from '../in-process.js';
 import type { Logger } from '../logger.js';
 
 /** `tools/list` pages are read until the end, but never more than this many (a server bug must not loop forever). */
 const MAX_LIST_PAGES = 100;
 const INVALID_PARAMS = -32602;
+
+/**
+ * The official client and the in-process connection, loaded on the first curl-path request: the
+ * client SDK is as large as the server's, and `/mcp` never needs it, so a cold start skips it.
+ */
+let clientSide:
+  | Promise<[typeof import('@modelcontextprotocol/client'), typeof import('../in-process.js')]>
+  | undefined;
+function loadClientSide() {
+  clientSide ??= Promise.all([import('@modelcontextprotocol/client'), import('../in-process.js')]);
+  return clientSide;
+}
 
 /**
  * Runs `use` on a fresh in-process connection that carries the caller's verified token, so the
@@ -26,6 +37,7 @@ async function withClient<T>(
   authInfo: AuthInfo | undefined,
   use: (client: Client) => Promise<T>,
 ): Promise<T> {
+  const [{ Client }, { connectInProcess }] = await loadClientSide();
   const connection = await connectInProcess(
     buildServer(),
     new Client({ name: 'mcp-host-curl-path', version }),
@@ -78,6 +90,8 @@ export function createToolRoutes(buildServer: () => McpServer, logger: Logger, v
       );
       res.json(result);
     } catch (error) {
+      // Loaded already: `withClient` awaited it before anything could throw a protocol error.
+      const [{ ProtocolError }] = await loadClientSide();
       if (error instanceof ProtocolError) {
         // The same JSON-RPC error /mcp would send (e.g. -32602 for an unknown tool), under a fitting HTTP status.
         const status = error.code === INVALID_PARAMS && /not found/i.test(error.message) ? 404 : 400;
