@@ -1,28 +1,36 @@
 #!/usr/bin/env node
 /**
- * `pnpm ask`, `pnpm chat` and `pnpm demo` run this before the launcher: it builds (`turbo run
- * build`, its output on stderr) only when scripts/lib/build-state.mjs finds something changed since
- * the last build it ran, and otherwise returns at once. `--verbose` says which way it went.
+ * `pnpm ask`, `pnpm chat` and `pnpm demo` start here: it builds (`turbo run build`, its output on
+ * stderr) only when scripts/lib/build-state.mjs finds something changed since the last build it
+ * ran, and then, with `--run <entry.js> ...args`, runs that entry (the launcher) in this same Node
+ * process (scripts/lib/build-then-run.mjs). `--verbose` says whether it built.
+ *
+ *   node scripts/build-if-stale.mjs [--verbose] [--run dev/launcher/dist/cli.js ask "question"]
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { staleReason, writeStamp } from './lib/build-state.mjs';
+import { buildIfStale, parseBuildArgs, runInProcess, UsageError } from './lib/build-then-run.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const verbose = process.argv.includes('--verbose');
-const reason = staleReason(root);
-if (!reason) {
-  if (verbose) console.error('build: nothing changed since the last build; not building');
-  process.exit(0);
+
+let options;
+try {
+  options = parseBuildArgs(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(error.message);
+  process.exit(2);
 }
-if (verbose) console.error(`build: ${reason}; running turbo run build`);
-// The time the build starts: a file saved while it runs is newer, so the next run builds again.
-const startedAt = Date.now();
-// stdout goes to stderr too: `pnpm ask --json` keeps stdout for its one JSON object.
-const built = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], {
-  cwd: root,
-  stdio: ['ignore', process.stderr, 'inherit'],
+const status = buildIfStale({
+  root,
+  verbose: options.verbose,
+  // stdout goes to stderr too: `pnpm ask --json` keeps stdout for its one JSON object.
+  build: () =>
+    spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], {
+      cwd: root,
+      stdio: ['ignore', process.stderr, 'inherit'],
+    }).status ?? 1,
 });
-if (built.status === 0) writeStamp(root, startedAt);
-process.exit(built.status ?? 1);
+if (status !== 0 || !options.run) process.exit(status);
+await runInProcess(root, options.run.entry, options.run.args);

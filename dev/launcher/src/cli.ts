@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 /**
  * @module cli
- * `pnpm ask`, `pnpm chat` and `pnpm demo`: starts whichever of the MCP server and the offline demo
- * model isn't running (`launch.ts`), runs the agent's own CLI against them as a child process,
- * and stops what it started when the agent exits. The agent itself never starts a service.
+ * `pnpm ask`, `pnpm chat` and `pnpm demo`: starts the agent's own CLI as a child process at once
+ * (`agent-process.ts`), and meanwhile whichever of the MCP server and the offline demo model isn't
+ * running (`launch.ts`); then tells the agent where they are, and stops what it started when the
+ * agent exits. The agent itself never starts a service.
  *
  *   node dev/launcher/dist/cli.js ask [--json] "question"
  *   node dev/launcher/dist/cli.js chat
  *   node dev/launcher/dist/cli.js demo
  */
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { EnvError, loadLauncherEnv } from './env.js';
-import { launch } from './launch.js';
+import { spawnAgent } from './agent-process.js';
+import type { Launched } from './launch.js';
 import type { Command } from './plan.js';
 import { AGENT_PACKAGE, entryOf } from './services.js';
 
@@ -26,10 +26,23 @@ async function main(): Promise<number> {
   }
   const wantsHelp = rest.includes('--help') || rest.includes('-h');
   const agentCli = entryOf(AGENT_PACKAGE);
-  // The agent's CLI answers --help itself; nothing needs to be started for that.
-  const launched = wantsHelp
-    ? { agentEnv: {}, notes: [], stop: async () => undefined }
-    : await launch(command as Command, loadLauncherEnv(), process.env);
+  const script = command === 'demo' ? join(dirname(agentCli), 'demo.js') : agentCli;
+  const agentEnv = { ...process.env };
+  if (command === 'demo') delete agentEnv.MCP_SERVERS_CONFIG;
+  // First: its imports run on the other core while this process validates the environment and
+  // the services start, and it waits (over IPC) for their URLs before it connects.
+  const agent = spawnAgent(script, command === 'demo' ? rest : [command, ...rest], agentEnv);
+
+  let launched: Launched;
+  try {
+    // The agent's CLI answers --help itself; nothing needs to be started for that.
+    launched = wantsHelp
+      ? { agentEnv: {}, notes: [], stop: async () => undefined }
+      : await launchServices(command as Command);
+  } catch (error) {
+    await agent.stop();
+    throw error;
+  }
   // With --json, stdout carries exactly one JSON object, so the notes go to stderr.
   const print = rest.includes('--json') ? console.error : console.log;
   for (const note of launched.notes) print(`note:   ${note}`);
@@ -39,27 +52,24 @@ async function main(): Promise<number> {
   process.on('SIGINT', ignore);
   process.on('SIGTERM', ignore);
   try {
-    const script = command === 'demo' ? join(dirname(agentCli), 'demo.js') : agentCli;
-    const args = command === 'demo' ? rest : [command, ...rest];
-    const env = { ...process.env, ...launched.agentEnv };
-    if (command === 'demo') delete env.MCP_SERVERS_CONFIG;
-    const child = spawn(process.execPath, [script, ...args], { env, stdio: 'inherit' });
-    return await new Promise<number>((resolve) => {
-      child.once('exit', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
-      child.once('error', (error) => {
-        console.error(`could not run the agent: ${error.message}`);
-        resolve(1);
-      });
-    });
+    agent.start(launched.agentEnv);
+    return await agent.exited;
   } finally {
     await launched.stop();
   }
 }
 
+/** Loaded only once the agent is spawned: validating the environment loads zod, and the agent need not wait for that. */
+async function launchServices(command: Command): Promise<Launched> {
+  const [{ loadLauncherEnv }, { launch }] = await Promise.all([import('./env.js'), import('./launch.js')]);
+  return launch(command, loadLauncherEnv(), process.env);
+}
+
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof EnvError || error instanceof Error ? error.message : error);
+    // An EnvError too: its message names every bad variable.
+    console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   },
 );

@@ -21,6 +21,8 @@ const EnvSchema = z.object({
   /** The demo model's own DEMO_MODEL_HOST and DEMO_MODEL_PORT, read the same way. */
   DEMO_MODEL_HOST: z.string().default('127.0.0.1'),
   DEMO_MODEL_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  /** Only whether it is set: the demo model validates it itself. */
+  DEMO_MODEL_CHUNK_DELAY_MS: optionalText,
   /** Only named in a note; the server reads it itself. */
   DATA_DIR: optionalText,
 });

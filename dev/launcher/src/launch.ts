@@ -19,9 +19,12 @@ export interface Launched {
   agentEnv: Record<string, string>;
   /** One line per decision, e.g. "started the workshop MCP server at …". */
   notes: string[];
-  /** Stops what was started, in reverse order, and removes a temporary database. */
+  /** Stops what was started, all at once, and removes a temporary database once its server is gone. */
   stop(): Promise<void>;
 }
+
+/** Stops one service it started, and whatever goes with it; never rejects. */
+type Stop = () => Promise<void>;
 
 export async function launch(
   command: Command,
@@ -31,9 +34,10 @@ export async function launch(
   const plan: LaunchPlan = planLaunch(command, env);
   const agentEnv: Record<string, string> = {};
   const notes: string[] = [];
-  const stops: Array<() => Promise<void>> = [];
+  const stops: Stop[] = [];
+  // In parallel: the person waits for the slower stop only, as for the starts.
   const stop = async () => {
-    for (const fn of stops.reverse()) await fn().catch(() => undefined);
+    await Promise.all(stops.splice(0).map((fn) => fn().catch(() => undefined)));
   };
   try {
     // Both start at once: each is a cold Node process, and `pnpm ask` waits for the slower one only.
@@ -75,16 +79,27 @@ async function startServer(
   lookup: Lookup,
   env: LauncherEnv,
   source: NodeJS.ProcessEnv,
-  stops: Array<() => Promise<void>>,
+  stops: Stop[],
 ): Promise<{ found: Found; where: string }> {
   if (command !== 'demo') {
     const where = `tasks in ${env.DATA_DIR ?? 'services/mcp-server/data'}`;
     return { found: await reuseOrStart(MCP_SERVER, lookup, source, stops), where };
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'mcp-workshop-demo-'));
-  stops.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-  const found = await reuseOrStart(MCP_SERVER, lookup, { ...source, DATA_DIR: dataDir }, stops);
-  return { found, where: 'a temporary task database' };
+  const removeDataDir = async () => rmSync(dataDir, { recursive: true, force: true });
+  // The database goes once the server that has it open is gone, and with it if it never started.
+  const serverStops: Stop[] = [];
+  try {
+    const found = await reuseOrStart(MCP_SERVER, lookup, { ...source, DATA_DIR: dataDir }, serverStops);
+    stops.push(async () => {
+      for (const fn of serverStops) await fn().catch(() => undefined);
+      await removeDataDir();
+    });
+    return { found, where: 'a temporary task database' };
+  } catch (error) {
+    await removeDataDir();
+    throw error;
+  }
 }
 
 interface Found {
@@ -97,7 +112,7 @@ async function reuseOrStart(
   spec: ServiceSpec,
   lookup: Lookup,
   env: NodeJS.ProcessEnv,
-  stops: Array<() => Promise<void>>,
+  stops: Stop[],
 ): Promise<Found> {
   if (lookup.probePort !== undefined && (await isListening(dialableHost(lookup.host), lookup.probePort))) {
     return { url: `http://${dialable(lookup.host)}:${lookup.probePort}${spec.urlPath}`, started: false };
@@ -106,7 +121,7 @@ async function reuseOrStart(
   const service: RunningService = await startService(spec, {
     host: lookup.host,
     port: lookup.startPort,
-    env: { ...env, LOG_LEVEL: env.LOG_LEVEL || 'warn' },
+    env: { ...env, ...lookup.env, LOG_LEVEL: env.LOG_LEVEL || 'warn' },
   });
   stops.push(() => service.stop());
   return { url: service.url, started: true, pid: service.pid };

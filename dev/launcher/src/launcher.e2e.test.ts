@@ -99,6 +99,50 @@ describe('pnpm ask, through the launcher', () => {
     expect(stdout).toContain('42');
   });
 
+  it('starts the demo model without pauses between stream events, since ask prints whole answers', async () => {
+    // At info, the demo model logs how it paces its streams when it starts listening.
+    const { stderr } = await launcher(['ask', 'What is 6 * 7?'], {
+      ...(await freshSettings()),
+      LOG_LEVEL: 'info',
+    });
+    expect(stderr).toMatch(/"service":"demo-model".*"chunkDelayMs":0,/);
+  });
+
+  it('names the service that failed to start, stops the other and the waiting agent, and exits 1', async () => {
+    // The demo model refuses this value; the server, started at the same time, comes up fine.
+    const attempt = launcher(['ask', 'What is 6 * 7?'], {
+      ...(await freshSettings()),
+      DEMO_MODEL_CHUNK_DELAY_MS: 'slow',
+    });
+    await expect(attempt).rejects.toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringContaining('the offline demo model exited with code 1 before it was ready'),
+    });
+    const { stderr } = (await attempt.catch((error: unknown) => error)) as RunResult;
+    expect(stderr).toContain('DEMO_MODEL_CHUNK_DELAY_MS');
+    // The launcher stopped the agent itself; it did not have to notice its launcher had gone.
+    expect(stderr).not.toContain('the launcher went away');
+    expect(await isListening('127.0.0.1', Number(ports.PORT))).toBe(false);
+  });
+
+  it('passes on the agent’s usage error and exit code, and stops what it started', async () => {
+    const attempt = launcher(['ask'], await freshSettings());
+    await expect(attempt).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Ask something'),
+    });
+    expect(await isListening('127.0.0.1', Number(ports.PORT))).toBe(false);
+    expect(await isListening('127.0.0.1', Number(ports.DEMO_MODEL_PORT))).toBe(false);
+  });
+
+  it('lets the agent answer --help, starting nothing', async () => {
+    const { stdout, stderr } = await launcher(['ask', '--help'], await freshSettings());
+    expect(stderr).toContain('pnpm ask [--json] "your question"');
+    // No notes: nothing was looked for or started.
+    expect(stdout).toBe('');
+  });
+
   it('exits non-zero, naming the URL, when MCP_SERVER_URL points at nothing', async () => {
     const attempt = launcher(['ask', 'hello'], {
       ...(await freshSettings()),

@@ -6,7 +6,12 @@ describe('planLaunch', () => {
   it('looks for both services at their usual ports when nothing is configured', () => {
     expect(planLaunch('ask', loadLauncherEnv({}))).toEqual({
       server: { host: '127.0.0.1', probePort: DEFAULT_SERVER_PORT, startPort: 0 },
-      demoModel: { host: '127.0.0.1', probePort: 3002, startPort: 0 },
+      demoModel: {
+        host: '127.0.0.1',
+        probePort: 3002,
+        startPort: 0,
+        env: { DEMO_MODEL_CHUNK_DELAY_MS: '0' },
+      },
     });
   });
 
@@ -16,15 +21,29 @@ describe('planLaunch', () => {
   });
 
   it('looks for, and starts, the demo model at DEMO_MODEL_HOST and DEMO_MODEL_PORT when set', () => {
-    expect(planLaunch('ask', loadLauncherEnv({ DEMO_MODEL_PORT: '4200' })).demoModel).toEqual({
+    expect(planLaunch('chat', loadLauncherEnv({ DEMO_MODEL_PORT: '4200' })).demoModel).toEqual({
       host: '127.0.0.1',
       probePort: 4200,
       startPort: 4200,
     });
-    expect(planLaunch('ask', loadLauncherEnv({ DEMO_MODEL_PORT: '0' })).demoModel).toEqual({
+    expect(planLaunch('chat', loadLauncherEnv({ DEMO_MODEL_PORT: '0' })).demoModel).toEqual({
       host: '127.0.0.1',
       startPort: 0,
     });
+  });
+
+  it('starts the demo model without pauses between stream events for ask only, which prints answers whole', () => {
+    expect(planLaunch('ask', loadLauncherEnv({ DEMO_MODEL_PORT: '0' })).demoModel?.env).toEqual({
+      DEMO_MODEL_CHUNK_DELAY_MS: '0',
+    });
+    expect(planLaunch('chat', loadLauncherEnv({})).demoModel?.env).toBe(undefined);
+    expect(planLaunch('demo', loadLauncherEnv({})).demoModel?.env).toBe(undefined);
+  });
+
+  it('leaves the pause to DEMO_MODEL_CHUNK_DELAY_MS when it is set, for ask too', () => {
+    expect(planLaunch('ask', loadLauncherEnv({ DEMO_MODEL_CHUNK_DELAY_MS: '40' })).demoModel?.env).toBe(
+      undefined,
+    );
   });
 
   it('always starts a fresh server for the demo, whatever listens on port 3000', () => {

@@ -19,6 +19,8 @@ export interface Lookup {
   probePort?: number;
   /** Where to start one: an explicit PORT, or 0 for any free port. */
   startPort: number;
+  /** Variables a started one gets on top of the caller's environment. */
+  env?: Record<string, string>;
 }
 
 export interface LaunchPlan {
@@ -29,12 +31,19 @@ export interface LaunchPlan {
 }
 
 /**
+ * `ask` prints the answer only once it is whole, so the pause the demo model leaves between stream
+ * events (to show streaming in `chat` and on the web page) would only make it slower.
+ */
+const UNPACED_DEMO_MODEL = { DEMO_MODEL_CHUNK_DELAY_MS: '0' };
+
+/**
  * - MCP server: nothing to do when MCP_SERVER_URL or MCP_SERVERS_CONFIG is set. Otherwise look
  *   at HOST:PORT (default 127.0.0.1:3000). `ask` and `chat` use a server already listening there;
  *   the demo always starts its own, with a temporary database, on a free port.
  * - Model: nothing to do with OPENAI_API_KEY, OPENAI_BASE_URL or DEMO_MODEL_URL. Otherwise look
  *   for the demo model at DEMO_MODEL_HOST:DEMO_MODEL_PORT (default 127.0.0.1:3002), and start one
- *   if nothing answers: on DEMO_MODEL_PORT when set, else on a free port.
+ *   if nothing answers: on DEMO_MODEL_PORT when set, else on a free port. One `ask` starts answers
+ *   without pauses between stream events, unless DEMO_MODEL_CHUNK_DELAY_MS says otherwise.
  */
 export function planLaunch(command: Command, env: LauncherEnv): LaunchPlan {
   const plan: LaunchPlan = {};
@@ -51,6 +60,9 @@ export function planLaunch(command: Command, env: LauncherEnv): LaunchPlan {
       port === 0
         ? { host: env.DEMO_MODEL_HOST, startPort: 0 }
         : { host: env.DEMO_MODEL_HOST, probePort: port, startPort: env.DEMO_MODEL_PORT ?? 0 };
+    if (command === 'ask' && env.DEMO_MODEL_CHUNK_DELAY_MS === undefined) {
+      plan.demoModel.env = UNPACED_DEMO_MODEL;
+    }
   }
   return plan;
 }

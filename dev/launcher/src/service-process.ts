@@ -6,12 +6,16 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { get } from 'node:http';
 import { freePort, stopChild } from '@mcp-workshop/shared/processes';
 import { entryOf, type ServiceSpec } from './services.js';
 
 /** A cold server imports mathjs and SQLite's WebAssembly; a busy laptop needs some slack. */
 export const READY_TIMEOUT_MS = 20_000;
-const READY_POLL_MS = 50;
+/** Each `pnpm ask` waits for a cold start; polling often keeps the wait past the start short. */
+const READY_POLL_MS = 10;
+/** One `/health` request; a service that accepts but never answers is asked again, not waited on. */
+const HEALTH_REQUEST_TIMEOUT_MS = 2_000;
 /** A free port can be taken between our check and the child's bind; try a few before giving up. */
 const PORT_ATTEMPTS = 3;
 
@@ -64,14 +68,26 @@ async function waitForHealth(url: string, child: ChildProcess, title: string): P
         `${title} exited with code ${child.exitCode} before it was ready (its error is above).`,
       );
     }
-    const ok = await fetch(url).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ok) return;
+    if (await answersOk(url)) return;
     await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
   }
   throw new Error(`${title} did not answer ${url} within ${READY_TIMEOUT_MS / 1000} s.`);
+}
+
+/**
+ * Whether a GET of `url` answers 2xx. node:http, not fetch: loading fetch (undici) costs a cold
+ * launcher tens of milliseconds, on the path of every `pnpm ask`.
+ */
+export function answersOk(url: string, timeoutMs = HEALTH_REQUEST_TIMEOUT_MS): Promise<boolean> {
+  return new Promise((resolve) => {
+    const request = get(url, { agent: false, timeout: timeoutMs }, (response) => {
+      response.resume();
+      const status = response.statusCode ?? 0;
+      resolve(status >= 200 && status < 300);
+    });
+    request.once('timeout', () => request.destroy());
+    request.once('error', () => resolve(false));
+  });
 }
 
 /** A wildcard bind is reached through loopback; an IPv6 literal needs brackets in a URL. */

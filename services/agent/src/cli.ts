@@ -4,13 +4,15 @@
  * `pnpm ask "question"` (one shot, `--json` for machine-readable output) and `pnpm chat` (a REPL
  * with streamed answers, `chat.ts`; typed or piped lines, `line-reader.ts`). Both print a trace of
  * every tool call, including exactly what was sent to the model. An entry file: it reads the
- * environment and talks to the terminal.
+ * environment and talks to the terminal. Run by the launcher, it first waits for the services
+ * (`launcher-handoff.ts`).
  */
 import { parseArgs } from 'node:util';
 import { runChat } from './chat.js';
-import { EnvError, loadAgentEnv } from './env.js';
+import { EnvError, loadAgentEnvWith } from './env.js';
 import { formatHeader, formatTurn, turnAsJson } from './format.js';
 import { declineInput } from './input.js';
+import { awaitLauncher } from './launcher-handoff.js';
 import { createLineReader } from './line-reader.js';
 import { createLogger } from './logger.js';
 import { startRuntime } from './runtime.js';
@@ -39,15 +41,16 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
-  const env = loadAgentEnv();
+  const question = words.join(' ').trim();
+  if (command === 'ask' && !question) {
+    console.error('Ask something, e.g.: pnpm ask "What is the weather in Oslo?"');
+    return 2;
+  }
+  // Started by the launcher before its services were ready: wait for where they are.
+  const env = loadAgentEnvWith(await awaitLauncher(process));
   const logger = createLogger(env.LOG_LEVEL);
 
   if (command === 'ask') {
-    const question = words.join(' ').trim();
-    if (!question) {
-      console.error('Ask something, e.g.: pnpm ask "What is the weather in Oslo?"');
-      return 2;
-    }
     const runtime = await startRuntime({
       env,
       logger,

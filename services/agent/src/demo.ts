@@ -5,9 +5,10 @@
  * (dev/launcher) starts the MCP server with a throw-away task database, and the offline demo
  * model when no model is configured, then runs this with MCP_SERVER_URL pointing at that server.
  */
-import { loadAgentEnv } from './env.js';
+import { loadAgentEnvWith } from './env.js';
 import { formatHeader, formatTurn } from './format.js';
 import { declineInput } from './input.js';
+import { awaitLauncher } from './launcher-handoff.js';
 import { createLogger } from './logger.js';
 import { startRuntime } from './runtime.js';
 
@@ -20,7 +21,8 @@ export const DEMO_QUESTIONS = [
 ];
 
 async function main(): Promise<void> {
-  const env = loadAgentEnv();
+  // The launcher starts this before the server is ready, and says where it is once it is.
+  const env = loadAgentEnvWith(await awaitLauncher(process));
   const logger = createLogger('warn');
   const runtime = await startRuntime({ env, logger, onInput: declineInput, connectAttempts: 3 });
   try {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { EnvError, loadAgentEnv } from './env.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EnvError, loadAgentEnv, loadAgentEnvWith } from './env.js';
 
 /** The error message for this environment, or undefined when it was taken. */
 function refusal(env: Record<string, string>): string | undefined {
@@ -183,5 +183,23 @@ describe('loadAgentEnv: MCP Apps views', () => {
     for (const value of ['0', '-3', '2.5', 'lots', '100001']) {
       expect(refusal({ AGENT_VIEW_CALLS_PER_MINUTE: value }), value).toContain('AGENT_VIEW_CALLS_PER_MINUTE');
     }
+  });
+});
+
+describe('loadAgentEnvWith', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it("puts the launcher's variables over the process environment, and keeps the rest of it", () => {
+    vi.stubEnv('MCP_SERVER_URL', 'http://127.0.0.1:3000/mcp');
+    vi.stubEnv('AGENT_MAX_TOOL_ROUNDS', '3');
+    const env = loadAgentEnvWith({ MCP_SERVER_URL: 'http://127.0.0.1:41234/mcp' });
+    expect(env.MCP_SERVER_URL).toBe('http://127.0.0.1:41234/mcp');
+    expect(env.AGENT_MAX_TOOL_ROUNDS).toBe(3);
+  });
+
+  it("validates the launcher's variables like any other", () => {
+    expect(() => loadAgentEnvWith({ DEMO_MODEL_URL: 'not a url' })).toThrow(EnvError);
   });
 });

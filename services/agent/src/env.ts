@@ -182,4 +182,9 @@ export function loadAgentEnv(source: NodeJS.ProcessEnv = process.env): AgentEnv 
   return env;
 }
 
+/** `process.env` with `overrides` on top: where the services are, as the launcher says (`launcher-handoff.ts`). */
+export function loadAgentEnvWith(overrides: Readonly<Record<string, string>>): AgentEnv {
+  return loadAgentEnv({ ...process.env, ...overrides });
+}
+
 export { EnvError };

@@ -4,6 +4,7 @@
  */
 import { parseEnv } from '@mcp-workshop/shared';
 import { z } from 'zod';
+import { DEFAULT_CHUNK_DELAY_MS } from './server.js';
 
 /** The port `pnpm start` and docker-compose give the demo model; the agent's DEMO_MODEL_URL defaults to it. */
 export const DEFAULT_DEMO_MODEL_PORT = 3002;
@@ -20,6 +21,15 @@ const EnvSchema = z.object({
     .max(65_535)
     .default(DEFAULT_DEMO_MODEL_PORT)
     .describe('0 picks a free port.'),
+  DEMO_MODEL_CHUNK_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000)
+    .default(DEFAULT_CHUNK_DELAY_MS)
+    .describe(
+      'Pause between stream events, so streaming shows; 0 answers at once (`pnpm ask`, which prints only the whole answer).',
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

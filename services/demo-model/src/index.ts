@@ -8,7 +8,7 @@
  */
 import pino from 'pino';
 import { EnvError, loadDemoModelEnv } from './env.js';
-import { startDemoModel } from './start.js';
+import { startDemoModel, startOptionsFromEnv } from './start.js';
 
 async function main(): Promise<void> {
   const env = loadDemoModelEnv();
@@ -17,8 +17,11 @@ async function main(): Promise<void> {
     { level: env.LOG_LEVEL, base: { service: 'demo-model' } },
     pino.destination({ fd: 2, sync: true }),
   );
-  const demo = await startDemoModel({ host: env.DEMO_MODEL_HOST, port: env.DEMO_MODEL_PORT });
-  logger.info({ url: demo.url }, 'offline demo model listening (a scripted stand-in, not a language model)');
+  const demo = await startDemoModel(startOptionsFromEnv(env));
+  logger.info(
+    { url: demo.url, chunkDelayMs: env.DEMO_MODEL_CHUNK_DELAY_MS },
+    'offline demo model listening (a scripted stand-in, not a language model)',
+  );
   const stop = async () => {
     await demo.close();
     process.exit(0);

@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { DemoModelEnv } from './env.js';
 import { createDemoModelApp } from './server.js';
 
 export interface StartDemoModelOptions {
@@ -22,6 +23,15 @@ export interface RunningDemoModel {
   /** Base URL for the `openai` client, ending in `/v1`, e.g. "http://127.0.0.1:41234/v1". */
   url: string;
   close(): Promise<void>;
+}
+
+/** What the entry (`index.ts`) starts from its validated environment. */
+export function startOptionsFromEnv(env: DemoModelEnv): StartDemoModelOptions {
+  return {
+    host: env.DEMO_MODEL_HOST,
+    port: env.DEMO_MODEL_PORT,
+    chunkDelayMs: env.DEMO_MODEL_CHUNK_DELAY_MS,
+  };
 }
 
 /** A host the client can dial: a wildcard address is reached through loopback. */

@@ -1,0 +1,59 @@
+/**
+ * The steps of scripts/build-if-stale.mjs: read its arguments, build when build-state.mjs finds
+ * the build stale, and run the command's entry file (the launcher) in the same Node process.
+ * `pnpm ask` thus starts one Node process before the launcher's children, not two: a cold Node
+ * start is about 70 ms, on the path of every question. The build itself is passed in.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { staleReason, writeStamp } from './build-state.mjs';
+
+export class UsageError extends Error {}
+
+/**
+ * `[--verbose] [--run <entry.js> ...args]`. Everything after the entry is the entry's own, even
+ * `--verbose`: `pnpm ask --json "…"` appends its arguments after the script's.
+ */
+export function parseBuildArgs(argv) {
+  const runAt = argv.indexOf('--run');
+  const own = runAt === -1 ? argv : argv.slice(0, runAt);
+  const unknown = own.filter((arg) => arg !== '--verbose');
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `unknown argument ${unknown[0]}; usage: build-if-stale.mjs [--verbose] [--run <entry.js> ...args]`,
+    );
+  }
+  const verbose = own.includes('--verbose');
+  if (runAt === -1) return { verbose };
+  const [entry, ...args] = argv.slice(runAt + 1);
+  if (!entry) throw new UsageError('--run needs the entry file to run after the build');
+  return { verbose, run: { entry, args } };
+}
+
+/**
+ * Builds with `build()` (its exit status) when the workspace at `root` is stale, and records the
+ * build's start time once it succeeds. Returns 0 when nothing needed building, else the build's status.
+ */
+export function buildIfStale({ root, verbose = false, build, log = (line) => console.error(line) }) {
+  const reason = staleReason(root);
+  if (!reason) {
+    if (verbose) log('build: nothing changed since the last build; not building');
+    return 0;
+  }
+  if (verbose) log(`build: ${reason}; running turbo run build`);
+  // The time the build starts: a file saved while it runs is newer, so the next run builds again.
+  const startedAt = Date.now();
+  const status = build();
+  if (status === 0) writeStamp(root, startedAt);
+  return status;
+}
+
+/**
+ * Runs `entry` (relative to `root`) in this process as `node entry ...args` would: the same
+ * `process.argv`, its top level awaited. The entry exits the process itself when it is done.
+ */
+export async function runInProcess(root, entry, args) {
+  const file = path.resolve(root, entry);
+  process.argv = [process.argv[0] ?? process.execPath, file, ...args];
+  await import(pathToFileURL(file).href);
+}
