@@ -67,22 +67,41 @@ describe('per-request serving from a pool of built servers', () => {
   // CVE-2026-25536 (GHSA-345p-7cg4-v4c7) was a cross-client leak from reusing one server or transport
   // across clients, worst when concurrent clients use the same JSON-RPC id. The pool reuses servers,
   // so many clients call at once, all with id 1, round after round on reused instances, and each
-  // must get its own answer. crosstalk.http.test.ts does the same for signed-in users' data.
+  // must get its own answer. Half of them ask for a slow report, which holds its instance across
+  // awaits while the others calculate: exchanges really overlap, as they would on a shared instance.
+  // crosstalk.http.test.ts does the same for signed-in users' data.
   it('gives many concurrent clients with one JSON-RPC id their own answers, on reused instances', async () => {
     const CLIENTS = 40;
     const ROUNDS = 4;
+    const slow = (client: number) => client % 2 === 0;
+    const stepsOf = (client: number) => 1 + (client % 5);
     const before = srv.workshop.serversBuilt();
     for (let round = 0; round < ROUNDS; round++) {
       const answers = await Promise.all(
         Array.from({ length: CLIENTS }, (_, client) =>
-          modernCall(srv.mcpUrl, 1, 'calculate', { expression: `${round} * 1000 + ${client}` }).then((r) =>
-            resultOf(r, 1),
-          ),
+          (slow(client)
+            ? modernCall(srv.mcpUrl, 1, 'generate_report', {
+                topic: 'cities',
+                steps: stepsOf(client),
+                delayMs: 5,
+              })
+            : modernCall(srv.mcpUrl, 1, 'calculate', { expression: `${round} * 1000 + ${client}` })
+          ).then((r) => readMessages(r)),
         ),
       );
-      expect(answers.map((a) => (a?.structuredContent as { result: number } | undefined)?.result)).toEqual(
-        Array.from({ length: CLIENTS }, (_, client) => round * 1000 + client),
-      );
+      answers.forEach((messages, client) => {
+        const result = messages.find((m) => m.id === 1)?.result?.structuredContent as
+          | { result?: number; topic?: string; sections?: unknown[] }
+          | undefined;
+        if (slow(client)) {
+          expect(result?.topic).toBe('cities');
+          expect(result?.sections).toHaveLength(stepsOf(client));
+        } else {
+          expect(result?.result).toBe(round * 1000 + client);
+          // Nothing of a report running beside it: no progress on a quick call's response.
+          expect(messages.filter((m) => m.method === 'notifications/progress')).toEqual([]);
+        }
+      });
       await settle();
     }
     // The later rounds ran on instances the earlier ones gave back: reuse really happened here.
