@@ -149,25 +149,21 @@ export function diffFolders(before, after) {
   }
 }
 
-/** The composed patch of each package: the published copy, its concerns applied in order, diffed. */
+/** The composed patch of each package: the package with the whole series against it as published. */
 export function compose(root, series = readSeries(root)) {
-  const composed = new Map();
-  for (const key of seriesPackages(series)) {
-    const work = mkdtempSync(path.join(tmpdir(), 'patch-compose-'));
-    try {
-      const published = path.join(work, 'published');
-      const patched = path.join(work, 'patched');
-      publishedCopy(root, key, published);
-      cpSync(published, patched, { recursive: true });
-      for (const entry of series.filter((e) => e.package === key)) {
-        applyPatch(patched, path.join(root, 'patches', entry.file));
-      }
-      composed.set(key, diffFolders(published, patched));
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
+  const work = mkdtempSync(path.join(tmpdir(), 'patch-compose-'));
+  try {
+    const published = buildVariant(root, 0, path.join(work, 'published'), series);
+    const patched = buildVariant(root, series.length, path.join(work, 'patched'), series);
+    return new Map(
+      seriesPackages(series).map((key) => {
+        const [name] = splitKey(key);
+        return [key, diffFolders(path.join(published, name), path.join(patched, name))];
+      }),
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
-  return composed;
 }
 
 /** Composed files that differ from what the series composes to, with the reason for each. */
