@@ -13,7 +13,11 @@
  *    `auth-server` package runs only under one); a service from an image sits behind a profile and names a version tag. Every variable
  *    compose or an image sets is one the service reads (its env schema's keys, `SERVER_ENV_KEYS` /
  *    `AGENT_ENV_KEYS` / `DEMO_MODEL_ENV_KEYS` / `AUTH_SERVER_ENV_KEYS`), and the values parse, with
- *    .env empty and with .env.example's values; every `${VAR}` compose reads is documented in
+ *    .env empty and with .env.example's values; a secret .env must set (the authorization server's,
+ *    `AUTH_SERVER_SECRET_KEYS`) makes its service refuse to start while empty, and a secret .env may
+ *    leave empty (the agent's AGENT_API_TOKEN, `AGENT_GENERATED_SECRET_KEYS`) is one the service
+ *    makes at start when its host is not loopback (`generatesApiToken`), passed from .env so one set
+ *    there wins, and left empty in .env.example; every `${VAR}` compose reads is documented in
  *    .env.example and the other way round; every port (ports, expose, EXPOSE, healthchecks, URLs
  *    between services, also in comma lists) matches the port the service listens on, and the local
  *    default where there is one (a profiled copy may publish another host port; no two services
@@ -107,8 +111,10 @@ const SERVICES = {
     identifierVars: [],
     localPort: 3001,
     copies: ['agent-secure', 'agent-scaled', 'agent-traced'],
-    // On 0.0.0.0 it refuses to start without AGENT_API_TOKEN, so .env must set it.
-    secretKeys: 'AGENT_SECRET_KEYS',
+    // On 0.0.0.0 without AGENT_API_TOKEN it makes a secret of its own at start and prints the
+    // one-time link to the chat page, as Jupyter does; one set in .env wins. So .env may leave it
+    // empty, and compose must pass it from .env. `generates` is the env module's rule.
+    generatedSecrets: { keys: 'AGENT_GENERATED_SECRET_KEYS', generates: 'generatesApiToken' },
     // The sandbox proxy for MCP Apps views listens on a second port (a second origin, ADR 017). The
     // browser frames it, so it is published beside the API; where the host port differs, the page
     // must be told the origin it reaches it at.
@@ -484,6 +490,13 @@ for (const spec of Object.values(SERVICES)) {
   if (spec.schemaKeys.size === 0 || typeof spec.loadEnv !== 'function') {
     fail(`${spec.envModule} must export ${spec.keys} and ${spec.load}`);
   }
+  if (spec.generatedSecrets) {
+    const { keys, generates } = spec.generatedSecrets;
+    spec.generatedKeys = module[keys] ?? [];
+    spec.generates = module[generates];
+    if (spec.generatedKeys.length === 0 || typeof spec.generates !== 'function')
+      fail(`${spec.envModule} must export ${keys} and ${generates}`);
+  }
 }
 const allSchemaKeys = new Set(Object.values(SERVICES).flatMap((spec) => [...spec.schemaKeys]));
 /**
@@ -641,6 +654,35 @@ for (const [name, service] of Object.entries(composeServices)) {
       for (const key of keys)
         if (!String(error.message).includes(key))
           fail(`${name}: with an empty .env its refusal does not name ${key}: ${error.message}`);
+    }
+  }
+  if (spec.generatedKeys?.length && typeof spec.generates === 'function') {
+    // Empty in .env, it must start all the same and make its own: on 0.0.0.0 an open API would let
+    // anyone who reaches the port chat and run tools. Set in .env, that value must win.
+    const keys = spec.generatedKeys;
+    for (const key of keys) {
+      if (!interpolate(environment[key] ?? '', new Map()).used.includes(key))
+        fail(
+          `${name}: compose must pass ${key} from .env (\`${key}: \${${key}:-}\`), so a fixed one set there wins`,
+        );
+      if (!isCopy && exampleVars.get(key))
+        fail(`.env.example: ${key} must stay empty: a value published there would be everyone's secret`);
+    }
+    const host = effective[spec.hostVar];
+    try {
+      if (!spec.generates(spec.loadEnv(effective)))
+        fail(
+          `${name}: with an empty .env on ${host} its API would be open; it must make its own ${keys.join(', ')} at start (${spec.generatedSecrets.generates})`,
+        );
+      const secret = randomBytes(32).toString('hex');
+      const fixed = Object.fromEntries(keys.map((key) => [key, secret]));
+      const withFixed = spec.loadEnv({ ...image.env, ...resolve(new Map(Object.entries(fixed))) });
+      if (spec.generates(withFixed) || keys.some((key) => withFixed[key] !== secret))
+        fail(`${name}: ${keys.join(', ')} set in .env does not win over the one it makes at start`);
+    } catch (error) {
+      fail(
+        `${name}: with ${keys.join(', ')} empty or set in .env, ${spec.dir} rejects its environment: ${error.message}`,
+      );
     }
   }
   let parsed;

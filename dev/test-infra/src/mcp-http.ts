@@ -32,6 +32,7 @@ export function postInitialize(
   mcpUrl: string,
   headers: Record<string, string> = {},
   protocolVersion = '2025-11-25',
+  capabilities: Record<string, unknown> = {},
 ): Promise<Response> {
   return fetch(mcpUrl, {
     method: 'POST',
@@ -40,7 +41,7 @@ export function postInitialize(
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
-      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-test', version: '0' } },
+      params: { protocolVersion, capabilities, clientInfo: { name: 'raw-test', version: '0' } },
     }),
   });
 }

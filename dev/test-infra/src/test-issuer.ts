@@ -11,12 +11,17 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 
 export interface TestIssuer {
   issuer: string;
-  /** An access token for `resource`, for `subject`, with `scopes`, living `ttlSeconds`. */
+  /**
+   * An access token for `resource`, for `subject`, with `scopes`, living `ttlSeconds`, issued to
+   * `clientId` (default `test-client`). Any subject is signed, the empty one included: the server
+   * under test decides what to accept.
+   */
   token(options: {
     subject: string;
     resource: string;
     scopes?: readonly string[];
     ttlSeconds?: number;
+    clientId?: string;
   }): Promise<string>;
   close(): Promise<void>;
 }
@@ -53,8 +58,8 @@ export async function startTestIssuer(): Promise<TestIssuer> {
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     issuer,
-    token: ({ subject, resource, scopes = [], ttlSeconds = 600 }) =>
-      new SignJWT({ client_id: 'test-client', scope: scopes.join(' ') })
+    token: ({ subject, resource, scopes = [], ttlSeconds = 600, clientId = 'test-client' }) =>
+      new SignJWT({ client_id: clientId, scope: scopes.join(' ') })
         .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: jwk.kid })
         .setIssuer(issuer)
         .setAudience(resource)

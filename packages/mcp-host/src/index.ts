@@ -4,7 +4,14 @@
  * serves it over Streamable HTTP for both protocol eras. Over stdio, `@mcp-workshop/mcp-host/stdio`
  * does the same without loading any of this. See the README for a ten-line example.
  */
-export { callerHasScopes, MAX_OWNER_LENGTH, missingScopes, ownerOf, SHARED_OWNER } from './auth/caller.js';
+export {
+  callerHasScopes,
+  MAX_IDENTITY_LENGTH,
+  MAX_OWNER_LENGTH,
+  missingScopes,
+  ownerOf,
+  SHARED_OWNER,
+} from './auth/caller.js';
 export type { DiscoverIssuerOptions, DiscoveryWait, IssuerMetadata } from './auth/issuer.js';
 export { DISCOVERY_DEADLINE_MS, discoverIssuer, IssuerDiscoveryError } from './auth/issuer.js';
 export type { ScopePolicy, ScopeRules } from './auth/scopes.js';

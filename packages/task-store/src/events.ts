@@ -16,7 +16,10 @@ import type { Task, TaskStore } from './store.js';
 export const EVERY_OWNER = null;
 
 export interface TaskEventMap {
-  /** A task's contents changed (completed, or deleted), and whose task it is. */
+  /**
+   * A task's contents changed (completed, or deleted), and whose task it is. Ids are numbered per
+   * owner, so only the owner and the id together name the task.
+   */
   updated: [task: Task, owner: string];
   /** A task of `owner`'s was added or deleted, so that owner's list of task resources changed. */
   listChanged: [owner: string | typeof EVERY_OWNER];

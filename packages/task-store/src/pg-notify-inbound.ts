@@ -2,9 +2,10 @@
  * @module pg-notify-inbound
  * The receiving half of `pg-notify-relay.ts`: takes each payload LISTEN delivers, drops what is
  * malformed (one warn per interval, never a throw), and emits the rest on the local `TaskEvents`,
- * coalesced: per window, one `updated` per task (at most {@link MAX_PENDING_UPDATES}) and one
- * `listChanged` per owner (at most as many owners), so a burst of writes cannot turn into a burst
- * of notifications. Past either bound, one `listChanged` for every owner tells all to refetch.
+ * coalesced: per window, one `updated` per task (per owner and id, since ids are numbered per
+ * owner; at most {@link MAX_PENDING_UPDATES}) and one `listChanged` per owner (at most as many
+ * owners), so a burst of writes cannot turn into a burst of notifications. Past either bound, one
+ * `listChanged` for every owner tells all to refetch.
  * Test: `pg-notify-relay.test.ts`.
  */
 
@@ -34,7 +35,8 @@ export interface Inbound {
 
 /** Coalesces what LISTEN delivers and emits it on `events`, at most once per window. */
 export function createInbound(events: TaskEvents, logger: Logger): Inbound {
-  const updates = new Map<number, { task: Task; owner: string }>();
+  /** Keyed by {@link taskKey}: ids are per owner, so an id alone would merge two owners' tasks. */
+  const updates = new Map<string, { task: Task; owner: string }>();
   const listChanged = new Set<string>();
   /** Some change was not kept: every owner's list may have changed. */
   let everyone = false;
@@ -70,10 +72,10 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
       if (listChanged.has(notice.owner) || listChanged.size < MAX_PENDING_UPDATES)
         listChanged.add(notice.owner);
       else everyone = true;
-    } else if (updates.has(notice.id) || updates.size < MAX_PENDING_UPDATES) {
+    } else if (updates.has(taskKey(notice.owner, notice.id)) || updates.size < MAX_PENDING_UPDATES) {
       // Relayed tasks carry no title (see pg-notify-payload.ts): listeners only name the URI.
       const { kind: _kind, owner, ...task } = notice;
-      updates.set(task.id, { task: { ...task, title: '' }, owner });
+      updates.set(taskKey(owner, task.id), { task: { ...task, title: '' }, owner });
     } else {
       // Too many distinct tasks at once: a list change makes every client refetch instead.
       everyone = true;
@@ -111,4 +113,9 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
       everyone = false;
     },
   };
+}
+
+/** One task's key: JSON keeps any owner (a forged one may hold any character) apart from the id. */
+function taskKey(owner: string, id: number): string {
+  return JSON.stringify([owner, id]);
 }

@@ -7,7 +7,8 @@
  * A title is never sent: it is the one unbounded field, and every `updated` listener only needs
  * the id to name the resource that changed (clients re-read the task itself). Relayed tasks
  * therefore arrive with an empty title. The owner is sent (at most MAX_OWNER_LENGTH characters):
- * without it a replica could only tell every client, and a notice without one is dropped.
+ * without it a replica could only tell every client, and ids are numbered per owner, so only the
+ * owner and id together name a task. A notice without an owner is dropped.
  * `missed` carries no owner on purpose: notices were lost, so every list may have changed.
  * Version 2 added the owner; a version-1 notice (from a replica not yet upgraded) is dropped.
  * Test: `pg-notify-relay.test.ts`.

@@ -1,6 +1,6 @@
 /**
  * Two relays on one real Postgres database stand for two replicas: writes cross between them with
- * their owner, bad payloads (an owner missing, too long, an old version) are dropped, a restarted
+ * their owner (two owners' tasks of one id stay apart), bad payloads (an owner missing, too long, an old version) are dropped, a restarted
  * server is survived, bursts are bounded, and stop() leaves nothing running. Skipped, with one
  * line saying why, where PostgreSQL is not installed.
  */
@@ -205,6 +205,23 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
     await vi.waitFor(() => expect(onB.listChangedOwners.at(-1)).toBe(EVERY_OWNER), {
       timeout: CROSS_REPLICA_MS,
     });
+  });
+
+  it("delivers two owners' changes to tasks of the same id in one window, each to its owner", async () => {
+    // Ids are per owner, so her task 1 and his task 1 are two tasks: coalescing must not merge them.
+    const { a, b } = await replicas();
+    const onB = record(b);
+    a.outbox.emit('updated', task(1), ALICE);
+    a.outbox.emit('updated', task(1, true), BOB);
+    a.outbox.emit('updated', task(1, true), ALICE);
+    await vi.waitFor(() => expect(onB.updated).toHaveLength(2), { timeout: CROSS_REPLICA_MS });
+    await sleep(100);
+    const seen = onB.updated.map((t, i) => ({ owner: onB.updatedOwners[i], id: t.id, done: t.done }));
+    // One per owner and task, the latest of each: hers was completed after his.
+    expect(seen).toEqual([
+      { owner: ALICE, id: 1, done: true },
+      { owner: BOB, id: 1, done: true },
+    ]);
   });
 
   it('ignores malformed payloads with one warn line, and keeps relaying', async () => {

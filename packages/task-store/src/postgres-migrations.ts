@@ -12,18 +12,25 @@ import { MAX_OWNER_LENGTH, MAX_TITLE_LENGTH } from './store.js';
 /** The tables as kysely sees them. `bigint` arrives from `pg` as a string. */
 export interface TaskDatabase {
   tasks: {
+    /** The row's own key, internal since 0003: callers see `number`. */
     id: ColumnType<string, never, never>;
     /** Whose task it is (store.ts); set once, by the add. */
     owner: ColumnType<string, string, never>;
+    /** The task's id as its owner sees it, unique per owner (0003); set once, by the add. */
+    number: ColumnType<string, string, never>;
     title: string;
     done: ColumnType<boolean, never, boolean>;
     created_at: ColumnType<Date, Date, never>;
     completed_at: ColumnType<Date | null, never, Date>;
   };
-  /** Tasks per owner, for the per-owner MAX_TASKS check (0002; it replaced 0001's `task_count`). */
+  /**
+   * Per owner: how many tasks, for the per-owner MAX_TASKS check (0002; it replaced 0001's
+   * `task_count`), and the last number handed out (0003), whose default is a new owner's first.
+   */
   task_owner_count: {
     owner: string;
     n: number;
+    last_number: ColumnType<string, string | undefined, string>;
   };
 }
 
@@ -79,6 +86,42 @@ export const TASK_MIGRATIONS: Readonly<Record<string, Migration>> = {
         INSERT INTO task_owner_count (owner, n)
         SELECT owner, count(*) FROM tasks GROUP BY owner`.execute(db);
       await sql`DROP TABLE task_count`.execute(db);
+    },
+  },
+  '0003_task_numbers': {
+    async up(db) {
+      // One identity for everybody told each user how many tasks the others wrote, and when. The
+      // id a caller sees becomes `number`, unique per owner; the identity stays as the row's
+      // internal key. Existing tasks keep their id as their number, so the ids models remember
+      // still name the same tasks. ALTER TABLE goes first: its lock waits out any add still in
+      // flight, so the identity read below has seen every id ever handed out.
+      await sql`ALTER TABLE tasks ADD COLUMN number bigint CHECK (number > 0)`.execute(db);
+      await sql`UPDATE tasks SET number = id`.execute(db);
+      await sql`ALTER TABLE tasks ALTER COLUMN number SET NOT NULL`.execute(db);
+      await sql`ALTER TABLE tasks ADD CONSTRAINT tasks_owner_number UNIQUE (owner, number)`.execute(db);
+      // The unique index serves every lookup and the list order now.
+      await sql`DROP INDEX tasks_owner_id`.execute(db);
+      // Each owner's high-water mark lives on their count row, which is never deleted: an add
+      // raises it under that row's lock, nothing lowers it, so an owner never gets a deleted task's
+      // id again, not even after deleting every task. What ids each owner had before this migration
+      // is unknowable (an owner whose tasks were all deleted may have no row left to count from),
+      // so every owner's new numbers start above the last id handed out before it: existing rows
+      // get that floor, and the column default (a new owner's first number) is floor + 1. The floor
+      // tells each owner only how many tasks everybody had written before the upgrade, once, as a
+      // constant. An identity never used has no last value: then the floor is 0, ids start at 1.
+      const { rows } = await sql<{ floor: string }>`
+        SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('tasks', 'id')::regclass), 0)::text
+          AS floor`.execute(db);
+      // A bigint as text from Postgres: BigInt keeps it exact, and sql.lit puts it in the DDL,
+      // which takes no parameters.
+      const floor = BigInt(rows[0]?.floor ?? '0');
+      await sql`
+        ALTER TABLE task_owner_count ADD COLUMN last_number bigint NOT NULL DEFAULT ${sql.lit(floor.toString())}::bigint
+          CHECK (last_number >= 0)`.execute(db);
+      await sql`
+        ALTER TABLE task_owner_count ALTER COLUMN last_number SET DEFAULT ${sql.lit((floor + 1n).toString())}::bigint`.execute(
+        db,
+      );
     },
   },
 };

@@ -39,26 +39,63 @@ describe.skipIf(!available.ok)('openPostgresTaskStore', () => {
       });
     },
     async seedVersion1(tasks) {
-      // Written the way a server of migration 0001 wrote it: the migration, its rows, its count.
-      const logger = createSilentLogger();
-      const db = new Kysely<TaskDatabase>({
-        dialect: new PostgresDialect({ pool: createTaskPool({ connectionString: url, logger }) }),
-      });
-      try {
-        const first = TASK_MIGRATIONS['0001_tasks'];
-        if (!first) throw new Error('migration 0001_tasks is missing');
-        await migrateTaskDatabase(db, url, { '0001_tasks': first });
-        for (const [index, task] of tasks.entries()) {
-          const at = new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString();
-          await sql`INSERT INTO tasks (title, done, created_at, completed_at)
-                    VALUES (${task.title}, ${task.done}, ${at}::timestamptz, ${task.done ? at : null}::timestamptz)`.execute(
-            db,
-          );
-        }
-        await sql`UPDATE task_count SET n = ${tasks.length}`.execute(db);
-      } finally {
-        await db.destroy();
-      }
+      await seedAt(url, ['0001_tasks'], tasks, []);
+    },
+    async seedVersion2(tasks, deleted) {
+      await seedAt(url, ['0001_tasks', '0002_task_owners'], tasks, deleted);
     },
   });
 });
+
+/**
+ * Writes the database at `url` the way a server at the last of `migrations` wrote it: those
+ * migrations, its rows (ids 1 to n; an owner only from 0002 on) with its count, then its deletes.
+ */
+async function seedAt(
+  url: string,
+  migrations: readonly string[],
+  tasks: ReadonlyArray<{ owner?: string; title: string; done: boolean }>,
+  deleted: readonly number[],
+): Promise<void> {
+  const logger = createSilentLogger();
+  const db = new Kysely<TaskDatabase>({
+    dialect: new PostgresDialect({ pool: createTaskPool({ connectionString: url, logger }) }),
+  });
+  const withOwners = migrations.includes('0002_task_owners');
+  try {
+    const chosen = Object.fromEntries(
+      migrations.map((name) => {
+        const migration = TASK_MIGRATIONS[name];
+        if (!migration) throw new Error(`migration ${name} is missing`);
+        return [name, migration];
+      }),
+    );
+    await migrateTaskDatabase(db, url, chosen);
+    for (const [index, task] of tasks.entries()) {
+      const at = new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString();
+      const completedAt = task.done ? at : null;
+      if (withOwners) {
+        const owner = task.owner ?? '';
+        await sql`INSERT INTO tasks (owner, title, done, created_at, completed_at)
+                  VALUES (${owner}, ${task.title}, ${task.done}, ${at}::timestamptz, ${completedAt}::timestamptz)`.execute(
+          db,
+        );
+        await sql`INSERT INTO task_owner_count (owner, n) VALUES (${owner}, 1)
+                  ON CONFLICT (owner) DO UPDATE SET n = task_owner_count.n + 1`.execute(db);
+      } else {
+        await sql`INSERT INTO tasks (title, done, created_at, completed_at)
+                  VALUES (${task.title}, ${task.done}, ${at}::timestamptz, ${completedAt}::timestamptz)`.execute(
+          db,
+        );
+      }
+    }
+    if (!withOwners) await sql`UPDATE task_count SET n = ${tasks.length}`.execute(db);
+    for (const id of deleted) {
+      // As 0002's delete did: the owner's count row stays, one lower, even at 0.
+      await sql`WITH gone AS (DELETE FROM tasks WHERE id = ${id} RETURNING owner)
+                UPDATE task_owner_count SET n = n - 1 WHERE owner IN (SELECT owner FROM gone)`.execute(db);
+    }
+  } finally {
+    await db.destroy();
+  }
+}

@@ -2,10 +2,12 @@
  * @module postgres-store
  * `openPostgresTaskStore()`: the {@link TaskStore} over Postgres (`DATABASE_URL`), through kysely
  * on a `pg` pool, so several replicas share one task list. It behaves like `sqlite-store.ts` down
- * to the strings: the same ids (never reused), order, timestamps, messages and answers for a
- * missing id. Every write is one statement, so it is stored whole or not at all, and it is
- * acknowledged only after Postgres has committed it. Every statement names the task's owner
- * (store.ts), and the bound is per owner. Contract: `test-support/task-store-contract.ts`.
+ * to the strings: the same ids (numbered per owner, never reused), order, timestamps, messages and
+ * answers for a missing id. Every write is one statement, so it is stored whole or not at all, and
+ * it is acknowledged only after Postgres has committed it. Every statement names the task's owner
+ * (store.ts), and the bound is per owner. A task's id is its `number` (migration 0003); the
+ * table's identity is internal and never leaves this file. Contract:
+ * `test-support/task-store-contract.ts`.
  */
 import { Kysely, PostgresDialect, type Selectable, sql } from 'kysely';
 import type pg from 'pg';
@@ -25,7 +27,8 @@ import {
   TaskStoreUnavailableError,
 } from './store.js';
 
-const COLUMNS = ['id', 'title', 'done', 'created_at', 'completed_at'] as const;
+/** `number` is the id the owner sees; the row's own `id` never leaves this file (see the header). */
+const COLUMNS = ['number', 'title', 'done', 'created_at', 'completed_at'] as const;
 
 /**
  * Operations that may be sent again after a lost connection: reads, and `complete`, which keeps
@@ -111,11 +114,13 @@ export async function openPostgresTaskStore({
       checkTitle(title);
       const row = await guard('add', () =>
         db
-          // Taking a slot and inserting is one statement: the owner's count row's lock makes
-          // concurrent adds for that owner take turns, and each re-checks the bound against the
-          // count the last one left. The first add of a new owner inserts the row; two such adds
-          // at once meet on the primary key, and the second becomes the update. A refused add
-          // inserts nothing, so it takes no id.
+          // Taking a slot and a number and inserting is one statement: the owner's count row's
+          // lock makes concurrent adds for that owner take turns, and each re-checks the bound
+          // against the count the last one left and takes the number after the last one's. The
+          // first add of a new owner inserts the row, whose `last_number` default is a new owner's
+          // first number (postgres-migrations.ts 0003); two such adds at once meet on the primary
+          // key, and the second becomes the update. A refused add updates and inserts nothing, so
+          // it takes no number.
           .with('slot', (qb) =>
             qb
               .insertInto('task_owner_count')
@@ -123,18 +128,22 @@ export async function openPostgresTaskStore({
               .onConflict((oc) =>
                 oc
                   .column('owner')
-                  .doUpdateSet((eb) => ({ n: eb('task_owner_count.n', '+', 1) }))
+                  .doUpdateSet((eb) => ({
+                    n: eb('task_owner_count.n', '+', 1),
+                    last_number: sql<string>`task_owner_count.last_number + 1`,
+                  }))
                   .where('task_owner_count.n', '<', maxTasks),
               )
-              .returning('n'),
+              .returning(['n', 'last_number']),
           )
           .insertInto('tasks')
-          .columns(['owner', 'title', 'created_at'])
+          .columns(['owner', 'number', 'title', 'created_at'])
           .expression((eb) =>
             eb
               .selectFrom('slot')
               .select([
                 sql<string>`${owner}::text`.as('owner'),
+                'slot.last_number as number',
                 sql<string>`${title}::text`.as('title'),
                 timestamp().as('created_at'),
               ]),
@@ -153,7 +162,7 @@ export async function openPostgresTaskStore({
           .select(COLUMNS)
           .where('owner', '=', owner)
           .$if(status !== 'all', (qb) => qb.where('done', '=', status === 'done'))
-          .orderBy('id')
+          .orderBy('number')
           .execute(),
       );
       return rows.map(toTask);
@@ -166,7 +175,7 @@ export async function openPostgresTaskStore({
           .selectFrom('tasks')
           .select(COLUMNS)
           .where('owner', '=', owner)
-          .where('id', '=', String(id))
+          .where('number', '=', String(id))
           .executeTakeFirst(),
       );
       return row && toTask(row);
@@ -181,7 +190,7 @@ export async function openPostgresTaskStore({
           // lock, then sees the time the first one stored.
           .set({ done: true, completed_at: sql<Date>`coalesce(completed_at, ${timestamp()})` })
           .where('owner', '=', owner)
-          .where('id', '=', String(id))
+          .where('number', '=', String(id))
           .returning(COLUMNS)
           .executeTakeFirst(),
       );
@@ -193,7 +202,11 @@ export async function openPostgresTaskStore({
       const row = await guard('delete', () =>
         db
           .with('gone', (qb) =>
-            qb.deleteFrom('tasks').where('owner', '=', owner).where('id', '=', String(id)).returning(COLUMNS),
+            qb
+              .deleteFrom('tasks')
+              .where('owner', '=', owner)
+              .where('number', '=', String(id))
+              .returning(COLUMNS),
           )
           // Runs even though nothing below reads it (Postgres runs every writing CTE); only a
           // delete that found the task frees a slot, so a concurrent second delete frees none.
@@ -202,7 +215,7 @@ export async function openPostgresTaskStore({
               .updateTable('task_owner_count')
               .set((eb) => ({ n: eb('n', '-', 1) }))
               .where('owner', '=', owner)
-              .where(({ exists, selectFrom }) => exists(selectFrom('gone').select('id')))
+              .where(({ exists, selectFrom }) => exists(selectFrom('gone').select('number')))
               .returning('n'),
           )
           .selectFrom('gone')
@@ -218,7 +231,7 @@ export async function openPostgresTaskStore({
 
 function toTask(row: Row): Task {
   return {
-    id: Number(row.id),
+    id: Number(row.number),
     title: row.title,
     done: row.done,
     createdAt: row.created_at.toISOString(),

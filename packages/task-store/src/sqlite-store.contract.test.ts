@@ -26,23 +26,41 @@ describeTaskStoreContract('SQLite', {
     return openTaskStore({ dataDir, logger: createSilentLogger(), ...options });
   },
   async seedVersion1(tasks) {
-    // Written the way a server of schema version 1 wrote it: its one migration, then its rows.
-    fs.mkdirSync(dataDir, { recursive: true });
-    const db = new (loadSqlite().Database)(path.join(dataDir, TASKS_DB_FILE));
-    try {
-      db.exec(MIGRATIONS[0] ?? '');
-      db.exec('PRAGMA user_version = 1');
-      for (const [index, task] of tasks.entries()) {
-        const at = new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString();
-        db.run('INSERT INTO tasks (title, done, created_at, completed_at) VALUES (?, ?, ?, ?)', [
-          task.title,
-          task.done ? 1 : 0,
-          at,
-          task.done ? at : null,
-        ]);
-      }
-    } finally {
-      db.close();
-    }
+    seedAtVersion(1, tasks, []);
+  },
+  async seedVersion2(tasks, deleted) {
+    seedAtVersion(2, tasks, deleted);
   },
 });
+
+/**
+ * Writes the current database the way a server of schema `version` wrote it: its migrations, its
+ * rows (ids 1 to n; an owner only from version 2 on), then its deletes.
+ */
+function seedAtVersion(
+  version: number,
+  tasks: ReadonlyArray<{ owner?: string; title: string; done: boolean }>,
+  deleted: readonly number[],
+): void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = new (loadSqlite().Database)(path.join(dataDir, TASKS_DB_FILE));
+  try {
+    for (const migration of MIGRATIONS.slice(0, version)) db.exec(migration);
+    db.exec(`PRAGMA user_version = ${version}`);
+    for (const [index, task] of tasks.entries()) {
+      const at = new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString();
+      const values = [task.title, task.done ? 1 : 0, at, task.done ? at : null];
+      if (version < 2) {
+        db.run('INSERT INTO tasks (title, done, created_at, completed_at) VALUES (?, ?, ?, ?)', values);
+      } else {
+        db.run('INSERT INTO tasks (owner, title, done, created_at, completed_at) VALUES (?, ?, ?, ?, ?)', [
+          task.owner ?? '',
+          ...values,
+        ]);
+      }
+    }
+    for (const id of deleted) db.run('DELETE FROM tasks WHERE id = ?', [id]);
+  } finally {
+    db.close();
+  }
+}

@@ -49,12 +49,24 @@ export const CONNECTION_PRAGMAS = 'PRAGMA journal_mode = DELETE; PRAGMA synchron
 
 /**
  * Migration N takes the schema from `user_version` N-1 to N. Append; never edit a shipped one.
- * AUTOINCREMENT means an id is never reused, even after deletes, so an old id a model remembers
- * can never hit a different task.
+ * AUTOINCREMENT means a row id is never reused, even after deletes; since 3 that id is internal.
  *
  * 2 gives every task an owner (see store.ts). Tasks stored before there were owners were the one
  * shared list, so they stay the shared owner's (`''`, the list stdio and no-sign-in HTTP use).
  * Every statement names the owner, and the index makes each one a range of that owner's rows.
+ *
+ * 3 numbers each owner's tasks on their own: the id a caller sees is `number`, unique per owner,
+ * because one sequence for everybody told each user how many tasks the others wrote, and when.
+ * `task_owner_seq` is each owner's high-water mark; the trigger raises it inside the add's own
+ * statement (one statement, so kill -9 safe), and nothing lowers or deletes it, so an owner never
+ * gets a deleted task's id again, not even after deleting every task. Existing tasks keep their id
+ * as their number. The ids handed out before this migration are unknowable per owner (an owner
+ * whose tasks were all deleted left no row), so every owner's new numbers start above
+ * `task_number_floor`, the last id handed out before it (`sqlite_sequence`; 0 on a new file): an
+ * old id a model remembers can never hit a newer task. The floor tells each owner only how many
+ * tasks everybody had written before the upgrade, once, as a constant. `number` stays nullable
+ * (SQLite cannot add a NOT NULL column without a constant default); only `add` inserts, and it
+ * always sets it. The (owner, number) index serves every lookup now, so it replaces `tasks_owner_id`.
  */
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE tasks (
@@ -66,22 +78,49 @@ export const MIGRATIONS: readonly string[] = [
    )`,
   `ALTER TABLE tasks ADD COLUMN owner TEXT NOT NULL DEFAULT '' CHECK (length(owner) <= ${MAX_OWNER_LENGTH});
    CREATE INDEX tasks_owner_id ON tasks (owner, id);`,
+  `CREATE TABLE task_number_floor (
+     singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+     last_id INTEGER NOT NULL CHECK (last_id >= 0)
+   );
+   INSERT INTO task_number_floor (singleton, last_id)
+     VALUES (1, coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'tasks'), 0));
+   CREATE TABLE task_owner_seq (
+     owner TEXT PRIMARY KEY CHECK (length(owner) <= ${MAX_OWNER_LENGTH}),
+     last_number INTEGER NOT NULL CHECK (last_number > 0)
+   );
+   ALTER TABLE tasks ADD COLUMN number INTEGER CHECK (number > 0);
+   UPDATE tasks SET number = id;
+   CREATE UNIQUE INDEX tasks_owner_number ON tasks (owner, number);
+   DROP INDEX tasks_owner_id;
+   CREATE TRIGGER tasks_owner_seq_after_insert AFTER INSERT ON tasks WHEN NEW.number IS NOT NULL BEGIN
+     INSERT INTO task_owner_seq (owner, last_number) VALUES (NEW.owner, NEW.number)
+       ON CONFLICT (owner) DO UPDATE SET last_number = max(last_number, excluded.last_number);
+   END;`,
 ];
 
-const COLUMNS = 'id, title, done, created_at, completed_at';
+/** `number` is the id the owner sees (migration 3); the row's own `id` never leaves this file. */
+const COLUMNS = 'number, title, done, created_at, completed_at';
 
 const SQL = {
-  // One statement checks the owner's bound and inserts, so two writers cannot both squeeze past it.
-  add: `INSERT INTO tasks (owner, title, created_at) SELECT :owner, :title, :now WHERE (SELECT count(*) FROM tasks WHERE owner = :owner) < :max RETURNING ${COLUMNS}`,
+  // One statement checks the owner's bound, takes the owner's next number and inserts (the trigger
+  // of migration 3 records the number), so two writers cannot both squeeze past the bound or take
+  // one number. A refused add inserts nothing, so it takes no number.
+  add: `INSERT INTO tasks (owner, number, title, created_at)
+        SELECT :owner,
+               coalesce((SELECT last_number FROM task_owner_seq WHERE owner = :owner),
+                        (SELECT last_id FROM task_number_floor)) + 1,
+               :title, :now
+        WHERE (SELECT count(*) FROM tasks WHERE owner = :owner) < :max
+        RETURNING ${COLUMNS}`,
   list: {
-    all: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? ORDER BY id`,
-    open: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND done = 0 ORDER BY id`,
-    done: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND done = 1 ORDER BY id`,
+    all: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? ORDER BY number`,
+    open: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND done = 0 ORDER BY number`,
+    done: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND done = 1 ORDER BY number`,
   } satisfies Record<TaskStatusFilter, string>,
-  get: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND id = ?`,
+  get: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND number = ?`,
   // coalesce keeps the first completion time, so completing twice changes nothing.
-  complete: `UPDATE tasks SET done = 1, completed_at = coalesce(completed_at, ?) WHERE owner = ? AND id = ? RETURNING ${COLUMNS}`,
-  delete: `DELETE FROM tasks WHERE owner = ? AND id = ? RETURNING ${COLUMNS}`,
+  complete: `UPDATE tasks SET done = 1, completed_at = coalesce(completed_at, ?) WHERE owner = ? AND number = ? RETURNING ${COLUMNS}`,
+  delete: `DELETE FROM tasks WHERE owner = ? AND number = ? RETURNING ${COLUMNS}`,
 } as const;
 
 export interface TaskStoreOptions {
@@ -190,7 +229,7 @@ function migrate(db: Database): void {
 
 function toTask(row: Row): Task {
   return {
-    id: Number(row.id),
+    id: Number(row.number),
     title: String(row.title),
     done: row.done === 1,
     createdAt: String(row.created_at),

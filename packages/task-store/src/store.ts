@@ -6,8 +6,12 @@
  *
  * Every task has an owner (`auth/caller.ts` `ownerOf`: the signed-in subject, or `''` when sign-in
  * is off), and every method takes it: a task of another owner answers exactly like a task that does
- * not exist, so nobody can learn that someone else's task is there. Ids stay global and are never
- * reused, whoever owned them.
+ * not exist, so nobody can learn that someone else's task is there. For the same reason ids are
+ * numbered per owner (1, 2, 3… for each), so an id tells nothing of how many tasks anybody else
+ * writes, or when; two owners' tasks may share an id, and only the owner tells them apart. An
+ * owner never gets an id again once it was handed out, even after deleting every task, so an old
+ * id a model remembers can never hit a newer task. Tasks stored while ids were one sequence for
+ * everybody keep their ids, and every owner's new ids start above them (the adapters' migrations).
  */
 import { ToolError } from '@mcp-workshop/shared';
 

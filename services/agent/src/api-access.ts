@@ -2,8 +2,10 @@
  * @module api-access
  * Who may use the agent's HTTP API. With AGENT_API_TOKEN set, a caller either sends
  * `Authorization: Bearer <token>` or carries a session cookie, which a browser gets by opening the
- * one-time link the agent prints at start (`/?token=…`, as Jupyter does). Without it (only allowed
- * on loopback, env.ts) every local caller may. Partner: `http-access.ts` puts this on the routes.
+ * one-time link the agent prints at start (`/?token=…`, as Jupyter does). Off loopback without it,
+ * the entry makes one for the run (`generatesApiToken` in env.ts), which only the link lets a browser
+ * use: the link carries a one-time token of its own, never the secret. On loopback without it, every
+ * local caller may. Partner: `http-access.ts` puts this on the routes.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -19,7 +21,7 @@ export interface Caller {
 }
 
 export interface ApiAccess {
-  /** True when AGENT_API_TOKEN is set: every /api route then needs a caller. */
+  /** True when a token is in force (AGENT_API_TOKEN, or the run's own): every /api route then needs a caller. */
   readonly secured: boolean;
   /** The link token in force now: it works once, then the next one takes over (`onLinkToken`). */
   linkToken(): string | undefined;

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EnvError, loadAgentEnv, loadAgentEnvWith } from './env.js';
+import {
+  AGENT_GENERATED_SECRET_KEYS,
+  EnvError,
+  generatesApiToken,
+  loadAgentEnv,
+  loadAgentEnvWith,
+} from './env.js';
 
 /** The error message for this environment, or undefined when it was taken. */
 function refusal(env: Record<string, string>): string | undefined {
@@ -94,20 +100,29 @@ describe('loadAgentEnv: TRACE_VIEWER_URL', () => {
 describe('loadAgentEnv: AGENT_API_TOKEN', () => {
   const GOOD = '3f9a1c7e5b2d8046af13c9e7b5d2a8f0416c3e9b7a5d2f8e';
 
-  it('refuses to start off loopback without a token, and names the setting', () => {
+  it('starts off loopback without a token, and says the entry must make one (as Jupyter does)', () => {
     for (const host of ['0.0.0.0', '::', '192.168.1.20', 'agent.example']) {
-      const message = refusal({ AGENT_HOST: host });
-      expect(message, host).toContain('AGENT_API_TOKEN');
-      expect(message, host).toContain(`AGENT_HOST=${host} is not loopback`);
-      expect(message, host).toContain('openssl rand -hex 32');
+      const env = loadAgentEnv({ AGENT_HOST: host });
+      expect(env.AGENT_API_TOKEN, host).toBeUndefined();
+      expect(generatesApiToken(env), host).toBe(true);
+    }
+    // An empty value is unset, as `AGENT_API_TOKEN=` in a .env copied from .env.example.
+    expect(generatesApiToken(loadAgentEnv({ AGENT_HOST: '0.0.0.0', AGENT_API_TOKEN: '' }))).toBe(true);
+  });
+
+  it('takes a generated token off loopback, and none on loopback; a set one is never replaced', () => {
+    const set = loadAgentEnv({ AGENT_HOST: '0.0.0.0', AGENT_API_TOKEN: GOOD });
+    expect(set.AGENT_API_TOKEN).toBe(GOOD);
+    expect(generatesApiToken(set)).toBe(false);
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) {
+      const env = loadAgentEnv({ AGENT_HOST: host });
+      expect(env.AGENT_API_TOKEN, host).toBeUndefined();
+      expect(generatesApiToken(env), host).toBe(false);
     }
   });
 
-  it('takes a generated token off loopback, and none on loopback', () => {
-    expect(loadAgentEnv({ AGENT_HOST: '0.0.0.0', AGENT_API_TOKEN: GOOD }).AGENT_API_TOKEN).toBe(GOOD);
-    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) {
-      expect(loadAgentEnv({ AGENT_HOST: host }).AGENT_API_TOKEN, host).toBeUndefined();
-    }
+  it('names AGENT_API_TOKEN as the secret .env may leave empty', () => {
+    expect(AGENT_GENERATED_SECRET_KEYS).toEqual(['AGENT_API_TOKEN']);
   });
 
   it.each([

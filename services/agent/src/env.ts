@@ -62,7 +62,7 @@ const EnvSchema = z.object({
     ),
   // Never validated by value in the schema: a bad value would be printed in the error (apiTokenProblem).
   AGENT_API_TOKEN: optionalText.describe(
-    'The HTTP API secret: Authorization: Bearer <it>, or the one-time link the agent prints. Required off loopback.',
+    'The HTTP API secret: Authorization: Bearer <it>, or the one-time link the agent prints. Off loopback without it, the agent makes one of its own at start (generatesApiToken).',
   ),
   AGENT_RATE_LIMIT_PER_MINUTE: z.coerce
     .number()
@@ -148,15 +148,13 @@ export const MIN_API_TOKEN_CHARS = 32;
 const PLACEHOLDER = /change.?me|replace|example|default|placeholder|secret|password|workshop|your|xxxx|todo/i;
 
 /**
- * Why this AGENT_API_TOKEN must not be used, or undefined when it may. Checked outside the zod
- * schema, because parseEnv prints every rejected value and this one is a secret.
+ * Why this AGENT_API_TOKEN must not be used, or undefined when it may (also when it is unset: see
+ * {@link generatesApiToken}). Checked outside the zod schema, because parseEnv prints every rejected
+ * value and this one is a secret. A value that is set is held to these rules on loopback too.
  */
-export function apiTokenProblem(env: Pick<AgentEnv, 'AGENT_HOST' | 'AGENT_API_TOKEN'>): string | undefined {
+export function apiTokenProblem(env: Pick<AgentEnv, 'AGENT_API_TOKEN'>): string | undefined {
   const token = env.AGENT_API_TOKEN;
-  if (token === undefined) {
-    if (isLoopbackHost(env.AGENT_HOST)) return undefined;
-    return `required because AGENT_HOST=${env.AGENT_HOST} is not loopback: anyone who reaches the port could chat and run tools as the agent. Generate one with \`openssl rand -hex 32\` and set it (in .env for docker compose)`;
-  }
+  if (token === undefined) return undefined;
   const generate = 'generate one with `openssl rand -hex 32`';
   if (token.length < MIN_API_TOKEN_CHARS)
     return `too short (${token.length} characters, at least ${MIN_API_TOKEN_CHARS}): ${generate}`;
@@ -166,10 +164,25 @@ export function apiTokenProblem(env: Pick<AgentEnv, 'AGENT_HOST' | 'AGENT_API_TO
   return undefined;
 }
 
+/**
+ * True when the API must be protected and no AGENT_API_TOKEN is set: off loopback anyone who
+ * reaches the port could chat and run tools as the agent. The entry (`index.ts`) then makes a
+ * secret of its own for this run, as a Jupyter server does, and prints only the one-time link to
+ * the chat page (`api-access.ts`), never the secret. A set AGENT_API_TOKEN always wins. Pure: the
+ * randomness is the entry's.
+ */
+export function generatesApiToken(env: Pick<AgentEnv, 'AGENT_HOST' | 'AGENT_API_TOKEN'>): boolean {
+  return env.AGENT_API_TOKEN === undefined && !isLoopbackHost(env.AGENT_HOST);
+}
+
 export type AgentEnv = z.infer<typeof EnvSchema>;
 
-/** What .env must set for docker compose (no default): off loopback the agent refuses to start without it. */
-export const AGENT_SECRET_KEYS: ReadonlyArray<keyof AgentEnv> = ['AGENT_API_TOKEN'];
+/**
+ * Secrets .env may leave empty for docker compose: off loopback the agent then makes its own at
+ * start ({@link generatesApiToken}); one set in .env wins. `scripts/check-compose.mjs` holds
+ * docker-compose.yml to this rule.
+ */
+export const AGENT_GENERATED_SECRET_KEYS: ReadonlyArray<keyof AgentEnv> = ['AGENT_API_TOKEN'];
 
 /** Every variable the agent reads; `scripts/check-compose.mjs` holds docker-compose.yml to this list. */
 export const AGENT_ENV_KEYS = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof AgentEnv>;

@@ -5,13 +5,17 @@
  * 127.0.0.1:3001), and the sandbox proxy tools' views run in on AGENT_VIEW_SANDBOX_PORT (3004). It listens first and then connects to the MCP servers, with retries since under
  * docker-compose they may start later, so a person can open the page and follow the sign-in link
  * while it connects (`startup.ts`). With AGENT_API_TOKEN set it prints a one-time link to the chat
- * page, and a fresh one each time one is used (`api-access.ts`). The only file here that listens.
+ * page, and a fresh one each time one is used (`api-access.ts`). Off loopback without one (a
+ * container's 0.0.0.0), it makes a secret of its own for this run, as a Jupyter server does, and
+ * prints the same link; the secret itself is never printed, so API clients set a fixed one (in .env
+ * for docker compose). The only file here that listens.
  */
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createApiAccess } from './api-access.js';
-import { EnvError, loadAgentEnv } from './env.js';
+import { EnvError, generatesApiToken, loadAgentEnv } from './env.js';
 import { createAgentApp } from './http.js';
 import { createInputBroker } from './input-broker.js';
 import { createLogger } from './logger.js';
@@ -44,10 +48,11 @@ async function main(): Promise<void> {
       'open the chat page with this one-time link (it works once; a new one is printed when it is used)',
     );
   };
-  const access = createApiAccess({
-    ...(env.AGENT_API_TOKEN !== undefined && { token: env.AGENT_API_TOKEN }),
-    onLinkToken: printLink,
-  });
+  // Off loopback without AGENT_API_TOKEN: a secret for this run only, 256 random bits, never printed.
+  // Browsers get in with the one-time link, which carries a link token of its own (api-access.ts).
+  const generated = generatesApiToken(env);
+  const token = generated ? randomBytes(32).toString('hex') : env.AGENT_API_TOKEN;
+  const access = createApiAccess({ ...(token !== undefined && { token }), onLinkToken: printLink });
   // The sandbox proxy for tools' views listens first, so the page is told its real port.
   const sandbox = await listenOn(
     createViewSandboxApp({
@@ -79,7 +84,13 @@ async function main(): Promise<void> {
   const server = await listenOn(app, env.AGENT_PORT, env.AGENT_HOST, 'AGENT_PORT', logger);
   url = pageUrl(env.AGENT_HOST, (server.address() as AddressInfo).port);
   logger.info({ url }, 'page and /api/status up; connecting to the MCP servers');
-  for (const token of linkTokens.splice(0)) printLink(token);
+  if (generated) {
+    // Warn, as the link is: the default log level must show both.
+    logger.warn(
+      `AGENT_HOST=${env.AGENT_HOST} is not loopback and AGENT_API_TOKEN is not set: this run made its own secret, printed nowhere; open the chat page with the one-time link below. For API clients (curl, scripts), set a fixed AGENT_API_TOKEN (in .env for docker compose; make one with \`openssl rand -hex 32\`) and send Authorization: Bearer <it>`,
+    );
+  }
+  for (const linkToken of linkTokens.splice(0)) printLink(linkToken);
   if (!access.secured) {
     logger.info('no AGENT_API_TOKEN: every process on this machine may use the API and the page');
   }

@@ -69,3 +69,33 @@ describe('MCP_TRUST_PROXY', () => {
     expect(error.message.length).toBeLessThan(1000);
   });
 });
+
+describe('per-client shares under the global caps', () => {
+  it('leaves a share unset for the host to derive from its cap (empty counts as unset)', () => {
+    const env = loadEnv({ MCP_MAX_SESSIONS: '20', MCP_MAX_STREAMS_PER_CLIENT: '' });
+    expect(env.MCP_MAX_SESSIONS_PER_CLIENT).toBeUndefined();
+    expect(env.MCP_MAX_STREAMS_PER_CLIENT).toBeUndefined();
+  });
+
+  it('accepts a share up to its cap', () => {
+    const env = loadEnv({ MCP_MAX_SESSIONS: '20', MCP_MAX_SESSIONS_PER_CLIENT: '20' });
+    expect(env.MCP_MAX_SESSIONS_PER_CLIENT).toBe(20);
+  });
+
+  it.each([
+    [
+      { MCP_MAX_SESSIONS: '20', MCP_MAX_SESSIONS_PER_CLIENT: '50' },
+      'MCP_MAX_SESSIONS_PER_CLIENT',
+      'MCP_MAX_SESSIONS=20',
+    ],
+    [
+      { MCP_MAX_STREAMS: '8', MCP_MAX_STREAMS_PER_CLIENT: '16' },
+      'MCP_MAX_STREAMS_PER_CLIENT',
+      'MCP_MAX_STREAMS=8',
+    ],
+  ])('refuses a share above its cap at start, naming both settings: %j', (source, share, cap) => {
+    expect(() => loadEnv(source)).toThrow(EnvError);
+    expect(() => loadEnv(source)).toThrow(share);
+    expect(() => loadEnv(source)).toThrow(cap);
+  });
+});

@@ -80,9 +80,10 @@ const EnvSchema = z.object({
     .int()
     .min(1)
     .max(100_000)
-    .default(50)
+    .optional()
     .describe(
-      'Live 2025 sessions one client (subject, else address) may hold; past it, 429 for that client.',
+      'Live 2025 sessions one client (subject, else address) may hold; past it, 429 for that client. ' +
+        'Unset: 50, or half of MCP_MAX_SESSIONS when that is lower. At most MCP_MAX_SESSIONS.',
     ),
   MCP_MAX_STREAMS: z.coerce
     .number()
@@ -96,8 +97,11 @@ const EnvSchema = z.object({
     .int()
     .min(1)
     .max(100_000)
-    .default(16)
-    .describe('Open GET and subscriptions/listen streams one client may hold; past it, 429.'),
+    .optional()
+    .describe(
+      'Open GET and subscriptions/listen streams (and 2025 calls waiting on the client) one client may ' +
+        'hold; past it, 429. Unset: 16, or half of MCP_MAX_STREAMS when that is lower. At most MCP_MAX_STREAMS.',
+    ),
   MCP_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
   MCP_CONFORMANCE: z.stringbool().default(false),
   MCP_ALLOWED_HOSTS: commaList.optional(),
@@ -130,7 +134,7 @@ const EnvSchema = z.object({
     .max(1_000_000)
     .default(60)
     .describe(
-      'With sign-in on: requests per address per minute whose token is missing or bad; counted before the token is checked. 0 turns it off.',
+      'With sign-in on: requests per address per minute whose token is missing or fails the check; past it, 429 for such requests only (a valid token is always served). 0 turns it off.',
     ),
   MCP_TRUST_PROXY: TrustProxy.optional().describe(
     "Proxies whose X-Forwarded-For names the client (express's trust proxy): the load balancer's own " +
@@ -168,6 +172,27 @@ const checkAuthPair = (env: z.output<typeof EnvSchema>, ctx: z.RefinementCtx) =>
   }
 };
 
+/**
+ * A client's share sits under the global cap: one set above it could never be reached, and says
+ * the operator meant something else, so start-up stops and names both settings.
+ */
+const checkShares = (env: z.output<typeof EnvSchema>, ctx: z.RefinementCtx) => {
+  const pairs = [
+    ['MCP_MAX_SESSIONS_PER_CLIENT', 'MCP_MAX_SESSIONS'],
+    ['MCP_MAX_STREAMS_PER_CLIENT', 'MCP_MAX_STREAMS'],
+  ] as const;
+  for (const [share, cap] of pairs) {
+    const perClient = env[share];
+    if (perClient !== undefined && perClient > env[cap]) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [share],
+        message: `${perClient} is above ${cap}=${env[cap]}: one client could take every place. Set it below ${cap} (or unset it for half of ${cap}, at most the default).`,
+      });
+    }
+  }
+};
+
 export type ServerEnv = z.infer<typeof EnvSchema>;
 
 /** Every variable the server reads; `scripts/check-compose.mjs` holds docker-compose.yml to this list. */
@@ -175,7 +200,10 @@ export const SERVER_ENV_KEYS = Object.keys(EnvSchema.shape) as ReadonlyArray<key
 
 /** Parses an environment (default: `process.env`); throws an `EnvError` naming every bad variable. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): ServerEnv {
-  return parseEnv(EnvSchema.superRefine(checkAuthPair), withBadValuesShortened(source));
+  return parseEnv(
+    EnvSchema.superRefine(checkAuthPair).superRefine(checkShares),
+    withBadValuesShortened(source),
+  );
 }
 
 /**

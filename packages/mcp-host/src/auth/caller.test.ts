@@ -5,7 +5,14 @@
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { callerHasScopes, MAX_OWNER_LENGTH, missingScopes, ownerOf, SHARED_OWNER } from './caller.js';
+import {
+  callerHasScopes,
+  MAX_IDENTITY_LENGTH,
+  MAX_OWNER_LENGTH,
+  missingScopes,
+  ownerOf,
+  SHARED_OWNER,
+} from './caller.js';
 
 const auth = (fields: { sub?: unknown; clientId?: string; scopes?: string[] }): AuthInfo => ({
   token: 't',
@@ -27,7 +34,11 @@ describe('ownerOf', () => {
     expect(ownerOf(auth({ clientId: 'robot' }))).toBe('client:robot');
     expect(ownerOf(auth({ sub: '', clientId: 'robot' }))).toBe('client:robot');
     expect(ownerOf(auth({ sub: 42, clientId: 'robot' }))).toBe('client:robot');
-    expect(ownerOf(auth({}))).toBe('client:unknown');
+  });
+
+  it('throws, never names a blank owner, for a token with neither a subject nor a client id', () => {
+    expect(() => ownerOf(auth({}))).toThrow(/subject or client id of 1 to 500 characters/);
+    expect(() => ownerOf(auth({ sub: '' }))).toThrow(/subject or client id/);
   });
 
   it('never lets a client id collide with a subject of the same spelling, nor with the shared owner', () => {
@@ -38,11 +49,15 @@ describe('ownerOf', () => {
     expect(asClient).not.toBe(SHARED_OWNER);
   });
 
-  it(`cuts an owner to ${MAX_OWNER_LENGTH} characters`, () => {
-    const owner = ownerOf(auth({ sub: 'x'.repeat(10 * MAX_OWNER_LENGTH) }));
-    expect(owner).toHaveLength(MAX_OWNER_LENGTH);
-    expect(owner.startsWith('sub:x')).toBe(true);
-    expect(ownerOf(auth({ clientId: 'y'.repeat(10 * MAX_OWNER_LENGTH) }))).toHaveLength(MAX_OWNER_LENGTH);
+  it(`never cuts an owner: up to ${MAX_IDENTITY_LENGTH} characters it is whole, past that it throws`, () => {
+    const longest = 'x'.repeat(MAX_IDENTITY_LENGTH);
+    expect(ownerOf(auth({ sub: longest }))).toBe(`sub:${longest}`);
+    expect(ownerOf(auth({ clientId: longest }))).toBe(`client:${longest}`);
+    expect(`client:${longest}`.length).toBeLessThanOrEqual(MAX_OWNER_LENGTH);
+    expect(() => ownerOf(auth({ sub: 'x'.repeat(10 * MAX_OWNER_LENGTH) }))).toThrow(/subject or client id/);
+    expect(() => ownerOf(auth({ clientId: 'y'.repeat(10 * MAX_OWNER_LENGTH) }))).toThrow(
+      /subject or client id/,
+    );
   });
 });
 

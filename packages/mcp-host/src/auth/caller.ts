@@ -16,22 +16,40 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 export const MAX_OWNER_LENGTH = 512;
 
 /**
+ * The longest subject or client id a token may carry (the verifier refuses a longer one with 401):
+ * with its `sub:` or `client:` prefix the owner still fits {@link MAX_OWNER_LENGTH}, so an owner is
+ * never cut, and two users whose subjects differ only near the end never share data.
+ */
+export const MAX_IDENTITY_LENGTH = 500;
+
+/**
  * The owner of a request without a token (stdio, or HTTP with sign-in off): everybody's one shared
  * data, as a server without users has.
  */
 export const SHARED_OWNER = '';
 
 /**
- * Whose data a request reads and writes: the token's subject, else its client id (a
- * client-credentials token may carry no `sub`), else the shared list when nobody signed in.
+ * Whose data a request reads and writes: the token's subject, else its client id (a token
+ * without `sub` from a host that let one through), else the shared list when nobody signed in.
  * The prefixes keep a client id from ever naming the same list as a subject of that spelling.
+ * An identity is never cut or blank: the host's token check refuses an empty or over-long `sub`,
+ * so a token that still has none of either is a bug here, and throws.
  */
 export function ownerOf(authInfo: AuthInfo | undefined): string {
   if (!authInfo) return SHARED_OWNER;
   const sub = authInfo.extra?.sub;
   const owner =
-    typeof sub === 'string' && sub !== '' ? `sub:${sub}` : `client:${authInfo.clientId || 'unknown'}`;
-  return owner.slice(0, MAX_OWNER_LENGTH);
+    typeof sub === 'string' && sub !== ''
+      ? `sub:${sub}`
+      : authInfo.clientId
+        ? `client:${authInfo.clientId}`
+        : undefined;
+  if (owner === undefined || owner.length > MAX_OWNER_LENGTH) {
+    throw new Error(
+      `A signed-in request needs a subject or client id of 1 to ${MAX_IDENTITY_LENGTH} characters; the token check should have refused this one.`,
+    );
+  }
+  return owner;
 }
 
 /**

@@ -3,13 +3,15 @@
  * The resource-server side of MCP authorization, as express middleware:
  * - `authenticate` needs a valid Bearer token on `/mcp` and `/tools`, and answers 401 with a
  *   `WWW-Authenticate` challenge that points at the protected-resource metadata (RFC 9728), or
- *   503 when the issuer's keys can't be fetched (never a 500, and never let through);
+ *   503 when the issuer's keys can't be fetched (never a 500, and never let through); a request
+ *   that fails the check spends its address's failure budget, and past it gets 429 instead of 401;
  * - `requireScopes` answers 403 `insufficient_scope`, naming every scope the request needs, so a
  *   client can ask for a token with more and retry (step-up).
  * Tokens are never logged or echoed, not even in part.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Request, RequestHandler, Response } from 'express';
+import type { FailureBudget } from '../http/rate-limits.js';
 import type { Logger } from '../logger.js';
 import { missingScopes } from './scopes.js';
 import { InvalidTokenError, KeysUnavailableError, type VerifyToken } from './token-verifier.js';
@@ -26,6 +28,11 @@ export interface GuardSettings {
   /** Scopes this resource offers, named in a 401 so a client knows what to ask for. */
   scopesSupported: readonly string[];
   logger: Logger;
+  /**
+   * The per-address budget for failed sign-ins (rate-limits.ts), spent only once a token is
+   * missing or fails verification, so a valid token is never refused for its address's failures.
+   */
+  failures?: FailureBudget | undefined;
 }
 
 /** A quoted-string for an auth-param (RFC 9110 §5.6.4): backslash and quote escaped, controls dropped. */
@@ -51,12 +58,12 @@ export function bearerChallenge({ error, description, scopes, resourceMetadataUr
   return `Bearer ${params.join(', ')}`;
 }
 
-function refuse(
-  res: Response,
-  status: number,
-  challenge: Challenge,
-  body: { error: string; error_description: string },
-) {
+interface RefusalBody {
+  error: string;
+  error_description: string;
+}
+
+function refuse(res: Response, status: number, challenge: Challenge, body: RefusalBody) {
   res.setHeader('WWW-Authenticate', bearerChallenge(challenge));
   res.setHeader('Cache-Control', 'no-store');
   res.status(status).json(body);
@@ -71,15 +78,25 @@ function bearerToken(req: Request): string | null | undefined {
 }
 
 export function authenticate(settings: GuardSettings): RequestHandler {
-  const { verify, resourceMetadataUrl, scopesSupported, logger } = settings;
+  const { verify, resourceMetadataUrl, scopesSupported, logger, failures } = settings;
+  /** 401 with its challenge, or 429 once this failure puts the address over its budget. */
+  const refuseToken = async (req: Request, res: Response, challenge: Challenge, body: RefusalBody) => {
+    const retryAfter = await failures?.spend(req);
+    if (retryAfter === undefined) return refuse(res, 401, challenge, body);
+    res.setHeader('Retry-After', String(retryAfter));
+    res.status(429).json({
+      error: 'too_many_requests',
+      error_description: `Too many requests without a valid access token from this address: at most ${failures?.perMinute} a minute. A valid token is still served; get one and retry, or wait ${retryAfter} s.`,
+    });
+  };
   return async (req, res, next) => {
     // CORS preflights carry no credentials by design; the endpoints answer them on their own terms.
     if (req.method === 'OPTIONS') return next();
     const token = bearerToken(req);
     if (token === undefined) {
-      refuse(
+      await refuseToken(
+        req,
         res,
-        401,
         { scopes: scopesSupported, resourceMetadataUrl },
         {
           // No error code in the challenge (RFC 6750 §3.1: none was sent); the body still says what to do.
@@ -91,9 +108,9 @@ export function authenticate(settings: GuardSettings): RequestHandler {
     }
     if (token === null) {
       const description = 'The Authorization header is not "Bearer <token>" with a well-formed token.';
-      refuse(
+      await refuseToken(
+        req,
         res,
-        401,
         { error: 'invalid_token', description, scopes: scopesSupported, resourceMetadataUrl },
         { error: 'invalid_token', error_description: description },
       );
@@ -101,6 +118,8 @@ export function authenticate(settings: GuardSettings): RequestHandler {
     }
     let auth: AuthInfo;
     try {
+      // Verified before any budget is looked at: the keys are cached, so a check costs a signature
+      // verification, and a valid token must be served whatever else its address has sent.
       auth = await verify(token);
     } catch (error) {
       if (error instanceof KeysUnavailableError) {
@@ -114,11 +133,11 @@ export function authenticate(settings: GuardSettings): RequestHandler {
       }
       if (!(error instanceof InvalidTokenError)) return next(error);
       // Debug, not info: anyone can send junk tokens, and a flood of them must not flood the log
-      // (the per-address sign-in failure limit answers the flood itself).
+      // (the per-address failure budget answers the flood itself).
       logger.debug({ reason: error.message }, 'refused an access token');
-      refuse(
+      await refuseToken(
+        req,
         res,
-        401,
         { error: 'invalid_token', description: error.message, scopes: scopesSupported, resourceMetadataUrl },
         { error: 'invalid_token', error_description: error.message },
       );

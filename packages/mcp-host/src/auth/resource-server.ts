@@ -5,6 +5,7 @@
  * checks for `/mcp` and the curl path, both from the request's one reading.
  */
 import type { RequestHandler, Router } from 'express';
+import type { FailureBudget } from '../http/rate-limits.js';
 import { readingOf } from '../http/request-reading.js';
 import type { Logger } from '../logger.js';
 import { authenticate, requireScopes } from './guard.js';
@@ -26,6 +27,8 @@ export interface ResourceServerOptions {
   documentationUrl?: string;
   /** For tests: the clock tokens are checked against. */
   now?: () => Date;
+  /** The per-address budget for failed sign-ins (`MCP_AUTH_FAILURE_LIMIT_PER_MINUTE`); none when absent. */
+  failures?: FailureBudget | undefined;
 }
 
 export interface ResourceServer {
@@ -62,7 +65,13 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
   metadata.get('/docs/auth', (_req, res) => {
     res.type('text/plain').send(signInGuide(name, issuer.issuer, resource, policy));
   });
-  const settings = { verify, resourceMetadataUrl, scopesSupported: policy.supported, logger };
+  const settings = {
+    verify,
+    resourceMetadataUrl,
+    scopesSupported: policy.supported,
+    logger,
+    failures: options.failures,
+  };
   return {
     metadata,
     authenticate: authenticate(settings),

@@ -4,10 +4,14 @@
  * (cached; fetched again when a token names an unknown `kid`, at most once per cooldown), then
  * `typ`, `iss`, `aud` (must contain this server's URL, RFC 8707), `exp`, `nbf` and `iat` with a
  * small clock tolerance. Only asymmetric algorithms are accepted, so `alg: none` and an HS256
- * token "signed" with the public key are refused. Errors never quote the token.
+ * token "signed" with the public key are refused. The subject and client id name whose data a
+ * request touches, so they must be non-empty (RFC 9068 §2.2), at most MAX_IDENTITY_LENGTH
+ * characters and free of control characters: an identity is never cut or blank. Errors never
+ * quote the token.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { JWTPayload } from 'jose';
+import { MAX_IDENTITY_LENGTH } from './caller.js';
 
 type Jose = typeof import('jose');
 /** `jose`, loaded with the first token: a server without sign-in never loads it, one with it starts faster. */
@@ -89,15 +93,38 @@ export function createTokenVerifier(options: TokenVerifierOptions): VerifyToken 
     ) {
       throw new InvalidTokenError('The token was issued in the future (iat).');
     }
+    const clientId = stringClaim(payload, 'client_id') ?? stringClaim(payload, 'azp') ?? '';
+    const identityProblem =
+      problemWithIdentity('sub', payload.sub, true) ?? problemWithIdentity('client_id', clientId, false);
+    if (identityProblem) throw new InvalidTokenError(identityProblem);
     return {
       token,
-      clientId: stringClaim(payload, 'client_id') ?? stringClaim(payload, 'azp') ?? '',
+      clientId,
       scopes: scopesOf(payload),
       expiresAt: payload.exp,
       resource: new URL(options.resource),
       extra: { sub: payload.sub, iss: payload.iss },
     };
   };
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Why a subject or client id cannot name an owner, or undefined when it can. An empty subject would
+ * leave the session and the data to disagree on who is asking; a longer one would have to be cut.
+ */
+function problemWithIdentity(claim: string, value: unknown, required: boolean): string | undefined {
+  if (value === undefined || value === '') {
+    return required ? `The token's ${claim} claim is empty: it must name who the token is for.` : undefined;
+  }
+  if (typeof value !== 'string') return `The token's ${claim} claim is not a string.`;
+  if (value.length > MAX_IDENTITY_LENGTH) {
+    return `The token's ${claim} claim is ${value.length} characters long; this server accepts at most ${MAX_IDENTITY_LENGTH}.`;
+  }
+  if (CONTROL_CHARACTERS.test(value)) return `The token's ${claim} claim contains control characters.`;
+  return undefined;
 }
 
 function stringClaim(payload: JWTPayload, name: string): string | undefined {

@@ -17,7 +17,7 @@ import { createResourceServer } from '../auth/resource-server.js';
 import type { ScopePolicy } from '../auth/scopes.js';
 import { CLOCK_TOLERANCE_SECONDS } from '../auth/token-verifier.js';
 import { createLogger, type Logger } from '../logger.js';
-import { ClientShares } from './client-shares.js';
+import { ClientShares, shareUnder } from './client-shares.js';
 import { curlPathGuard } from './curl-path-guard.js';
 import { verifyJsonDepth } from './json-depth.js';
 import { bodyErrorHandler, sendJsonRpcError } from './json-rpc-errors.js';
@@ -72,11 +72,18 @@ export interface AppOptions {
   sessionTtlSeconds?: number;
   /** Live 2025 sessions in all: past it, 503 (default {@link DEFAULT_MAX_SESSIONS}). */
   maxSessions?: number;
-  /** Live 2025 sessions one client (subject, else address) may hold: past it, 429. */
+  /**
+   * Live 2025 sessions one client (subject, else address) may hold: past it, 429. At most
+   * `maxSessions` (a RangeError otherwise); unset, {@link DEFAULT_MAX_SESSIONS_PER_CLIENT} or half
+   * of `maxSessions`, whichever is lower.
+   */
   maxSessionsPerClient?: number;
   /** Open long-lived streams (2025 GET streams, 2026-07-28 listen streams) in all: past it, 503. */
   maxStreams?: number;
-  /** Open long-lived streams one client may hold: past it, 429. */
+  /**
+   * Open long-lived streams one client may hold: past it, 429. At most `maxStreams`; unset,
+   * {@link DEFAULT_MAX_STREAMS_PER_CLIENT} or half of `maxStreams`, whichever is lower.
+   */
   maxStreamsPerClient?: number;
   /** Extra `Host` names to accept besides localhost (needed when bound to 0.0.0.0, e.g. in Docker). */
   allowedHosts?: string[];
@@ -135,19 +142,33 @@ export function createApp(options: AppOptions): HostApp {
     : new SessionRegistry({
         ttlMs: (options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS) * 1000,
         maxSessions,
-        maxSessionsPerClient: Math.min(
-          options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
-          maxSessions,
+        maxSessionsPerClient: shareUnder(
+          { name: 'maxSessionsPerClient', value: options.maxSessionsPerClient },
+          DEFAULT_MAX_SESSIONS_PER_CLIENT,
+          { name: 'maxSessions', value: maxSessions },
+          logger,
         ),
         logger,
       });
   const maxStreams = options.maxStreams ?? DEFAULT_MAX_STREAMS;
   const streams = new ClientShares(
-    Math.min(options.maxStreamsPerClient ?? DEFAULT_MAX_STREAMS_PER_CLIENT, maxStreams),
+    shareUnder(
+      { name: 'maxStreamsPerClient', value: options.maxStreamsPerClient },
+      DEFAULT_MAX_STREAMS_PER_CLIENT,
+      { name: 'maxStreams', value: maxStreams },
+      logger,
+    ),
     maxStreams,
   );
+  const limits = options.rateLimits && createRateLimits(options.rateLimits);
   const resourceServer =
-    options.auth && createResourceServer({ ...options.auth, name: options.info.name, logger });
+    options.auth &&
+    createResourceServer({
+      ...options.auth,
+      name: options.info.name,
+      logger,
+      failures: limits?.authFailures,
+    });
   const endpoint = createMcpEndpoint({
     buildServer,
     logger,
@@ -179,12 +200,9 @@ export function createApp(options: AppOptions): HostApp {
   // The curl path is for curl: same-origin browsers at most, and JSON bodies only (before sign-in,
   // so a cross-site page learns nothing, not even whether a token would have been needed).
   app.post('/tools/:name', curlPathGuard);
-  const limits = options.rateLimits && createRateLimits(options.rateLimits);
   if (resourceServer) {
-    // Counted by address before the token is checked, and refunded when it proves good: a flood of
-    // bad tokens runs into 429 instead of costing a verification each.
-    if (limits) app.use(['/mcp', '/tools'], limits.authFailures);
-    // Before the body is parsed: a request without a valid token costs no more than a header check.
+    // Before the body is parsed: a request without a valid token costs no more than a header check
+    // and a signature verification. Only failures spend the address's budget (429 past it).
     app.use(['/mcp', '/tools'], resourceServer.authenticate);
   }
   // Parse every POST body as JSON, whatever its Content-Type says, so the 1 MB limit covers all of them;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClientShares } from './client-shares.js';
+import { ClientShares, shareUnder } from './client-shares.js';
 
 describe('ClientShares', () => {
   it("refuses a client past its own share with 'client', and leaves others their room", () => {
@@ -40,5 +40,38 @@ describe('ClientShares', () => {
     for (let i = 0; i < 10_000; i++) if (typeof shares.take('flood') === 'function') granted++;
     expect(granted).toBe(4);
     expect(typeof shares.take('someone-else')).toBe('function');
+  });
+});
+
+describe('shareUnder', () => {
+  const logged: Array<{ fields: unknown; message: string }> = [];
+  const logger = {
+    info: (fields: unknown, message: string) => logged.push({ fields, message }),
+  } as unknown as Parameters<typeof shareUnder>[3];
+  const cap = (value: number) => ({ name: 'maxSessions', value });
+  const unset = { name: 'maxSessionsPerClient', value: undefined };
+
+  it('keeps the default under a cap at least twice as large, without a word', () => {
+    logged.length = 0;
+    expect(shareUnder(unset, 50, cap(1000), logger)).toBe(50);
+    expect(shareUnder(unset, 50, cap(100), logger)).toBe(50);
+    expect(logged).toEqual([]);
+  });
+
+  it('lowers an unset share to half a smaller cap (at least 1), and says so once', () => {
+    logged.length = 0;
+    expect(shareUnder(unset, 50, cap(20), logger)).toBe(10);
+    expect(shareUnder(unset, 50, cap(1), logger)).toBe(1);
+    expect(logged).toHaveLength(2);
+    expect(logged[0]?.message).toBe(
+      'maxSessionsPerClient is 10, half of maxSessions, since maxSessions is below twice its default',
+    );
+  });
+
+  it('keeps a share that was set, up to the cap, and refuses one above it naming both', () => {
+    expect(shareUnder({ name: 'maxSessionsPerClient', value: 20 }, 50, cap(20), logger)).toBe(20);
+    expect(() => shareUnder({ name: 'maxSessionsPerClient', value: 21 }, 50, cap(20), logger)).toThrow(
+      'maxSessionsPerClient (21) is above maxSessions (20): one client could take every place.',
+    );
   });
 });

@@ -5,6 +5,7 @@
  * opens everything it can locks only itself out. A client is the request reading's `clientKey`:
  * the signed-in subject and client id, else the address. Test: `client-shares.test.ts`.
  */
+import type { Logger } from '../logger.js';
 
 /** Why a share was refused: the client's own share is used up, or the whole server is full. */
 export type ShareRefusal = 'client' | 'global';
@@ -47,4 +48,32 @@ export class ClientShares {
       else this.#byClient.delete(clientKey);
     };
   }
+}
+
+/**
+ * A client's share of something capped in all (sessions, streams). Set: at most the cap, or a
+ * configuration error. Unset: the default, but never more than half the cap, so one client that
+ * takes all it may still leaves the other half to everyone else; logged once when lowered.
+ */
+export function shareUnder(
+  share: { name: string; value: number | undefined },
+  defaultShare: number,
+  cap: { name: string; value: number },
+  logger: Logger,
+): number {
+  if (share.value !== undefined) {
+    if (share.value > cap.value) {
+      throw new RangeError(
+        `${share.name} (${share.value}) is above ${cap.name} (${cap.value}): one client could take every place.`,
+      );
+    }
+    return share.value;
+  }
+  const half = Math.max(1, Math.floor(cap.value / 2));
+  if (half >= defaultShare) return defaultShare;
+  logger.info(
+    { [share.name]: half, [cap.name]: cap.value, default: defaultShare },
+    `${share.name} is ${half}, half of ${cap.name}, since ${cap.name} is below twice its default`,
+  );
+  return half;
 }

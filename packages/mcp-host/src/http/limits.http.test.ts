@@ -9,6 +9,7 @@ import {
   freePort,
   MCP_HEADERS,
   MODERN_META,
+  postInitialize,
   postModern,
   startTestIssuer,
   type TestIssuer,
@@ -102,23 +103,28 @@ async function listen(mcpUrl: string, token: string, uris: readonly string[]) {
   };
 }
 
+/** The fixture host with sign-in on, trusting a fresh test issuer. */
+async function startSignedIn(options: Parameters<typeof startFixtureHost>[0]) {
+  const issuer = await startTestIssuer();
+  const port = await freePort();
+  const host = await startFixtureHost({
+    ...options,
+    port,
+    auth: {
+      issuer: await discoverIssuer(issuer.issuer),
+      resource: `http://127.0.0.1:${port}/mcp`,
+      policy: FIXTURE_POLICY,
+    },
+  });
+  return { issuer, host };
+}
+
 describe('publishEvents on 2026-07-28 listen streams', () => {
   let issuer: TestIssuer;
   let host: HttpHost;
   const feed = createFixtureFeed();
   beforeAll(async () => {
-    issuer = await startTestIssuer();
-    const port = await freePort();
-    host = await startFixtureHost({
-      port,
-      publishEvents: feed.publishEvents,
-      maxStreamsPerClient: 2,
-      auth: {
-        issuer: await discoverIssuer(issuer.issuer),
-        resource: `http://127.0.0.1:${port}/mcp`,
-        policy: FIXTURE_POLICY,
-      },
-    });
+    ({ issuer, host } = await startSignedIn({ publishEvents: feed.publishEvents, maxStreamsPerClient: 2 }));
   });
   afterAll(async () => {
     await host?.close();
@@ -179,5 +185,34 @@ describe('publishEvents on 2026-07-28 listen streams', () => {
     } finally {
       await stream.close();
     }
+  });
+});
+
+describe('a lowered global cap lowers the per-client share with it', () => {
+  let issuer: TestIssuer;
+  let host: HttpHost;
+  beforeAll(async () => {
+    // MCP_MAX_SESSIONS=20 and the per-client share left unset (its default is 50).
+    ({ issuer, host } = await startSignedIn({ maxSessions: 20 }));
+  });
+  afterAll(async () => {
+    await host?.close();
+    await issuer?.close();
+  });
+
+  const initialize = async (token: string) => {
+    const response = await postInitialize(host.mcpUrl, { authorization: `Bearer ${token}` });
+    await response.text();
+    return response.status;
+  };
+
+  it('lets one greedy subject take half the sessions, then 429, and the next user still gets one', async () => {
+    const greedy = await issuer.token({ subject: 'greedy', resource: host.mcpUrl, scopes: [NOTES_READ] });
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++) statuses.push(await initialize(greedy));
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.slice(10).every((status) => status === 429)).toBe(true);
+    const next = await issuer.token({ subject: 'next-user', resource: host.mcpUrl, scopes: [NOTES_READ] });
+    expect(await initialize(next)).toBe(200);
   });
 });

@@ -14,6 +14,7 @@
  * pool (`server-pool.ts`) instead of building one per request.
  */
 import { randomUUID } from 'node:crypto';
+import { isPlainObject } from '@mcp-workshop/shared';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,
@@ -35,6 +36,7 @@ import { type RequestReading, readingOf } from './request-reading.js';
 import { ServerPool } from './server-pool.js';
 import type { SessionRegistry } from './sessions.js';
 import { endWithToken, type TokenClock } from './token-lifetime.js';
+import { type WaitingCalls, watchWaitingCalls } from './waiting-calls.js';
 
 export interface McpEndpointOptions {
   buildServer: () => McpServer;
@@ -137,6 +139,17 @@ function needsFreshInstance(reading: RequestReading): boolean {
   );
 }
 
+/** The ids of the requests a POST body carries (one message, or a 2025-03-26 batch). */
+function requestIdsIn(body: unknown): Array<string | number> {
+  const ids: Array<string | number> = [];
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (!isPlainObject(message) || typeof message.method !== 'string') continue;
+    const id = message.id;
+    if (typeof id === 'string' || typeof id === 'number') ids.push(id);
+  }
+  return ids;
+}
+
 function isListen(reading: RequestReading): boolean {
   return reading.era === 'modern' && reading.messages[0]?.method === 'subscriptions/listen';
 }
@@ -201,6 +214,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   }
 
   const modern = pooledHandler(buildServer, 'reject', { onerror, maxBodyBytes, bus });
+  /** Each session's calls that may wait on their client (`waiting-calls.ts`). */
+  const waitingCalls = new WeakMap<NodeStreamableHTTPServerTransport, WaitingCalls>();
 
   const serveSession = async (req: Request, res: Response, reading: RequestReading, sessionId: string) => {
     const session = sessions.get(sessionId);
@@ -213,7 +228,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       );
       return;
     }
-    if (session.subject !== reading.subject) {
+    if (session.owner !== reading.owner || session.clientId !== reading.clientId) {
       // 403, not 404: the id is real, and it is the token that is wrong for it. Whose it is stays unsaid.
       sendJsonRpcError(
         res,
@@ -241,6 +256,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const stream = req.method === 'GET';
     if (stream && !openStream(req, res, reading)) return;
     res.on('close', sessions.track(session, stream ? 'stream' : 'post'));
+    if (req.method === 'POST')
+      waitingCalls.get(session.transport)?.track(requestIdsIn(req.body), res, req.auth);
     await session.transport.handleRequest(req, res, req.body);
   };
 
@@ -265,6 +282,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     transport.onclose = () => {
       if (transport.sessionId) sessions.remove(transport.sessionId);
     };
+    waitingCalls.set(
+      transport,
+      watchWaitingCalls(transport, { streams, clientKey: reading.clientKey, clock: auth?.clock }),
+    );
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
   };

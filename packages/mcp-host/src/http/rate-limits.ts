@@ -9,13 +9,14 @@
  *   lists, reads, notifications, responses, SSE streams and `DELETE`.
  * A client is the token's subject and client id when sign-in is on, else its address
  * (`clientKeyOf` in request-reading.ts); what counts as a call comes from the request's one
- * reading. A third bucket, **sign-in failures**, sits before the token check and is keyed by
- * address alone: a request counts against it before its token is verified and is refunded once
- * the token proves good, so a flood of bad tokens gets 429 instead of an endless stream of 401s.
+ * reading. A third budget, **sign-in failures**, is keyed by address alone and spent only by a
+ * request whose token is missing or fails verification (`auth/guard.ts` spends it after the
+ * check): a flood of bad tokens gets 429 instead of an endless stream of 401s, while a valid token
+ * from the same address is never counted and never refused.
  * Over any limit: 429, `Retry-After`, the draft-8 `RateLimit` headers, and a JSON error body.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { type AugmentedRequest, MemoryStore, rateLimit } from 'express-rate-limit';
+import { MemoryStore, type Options, rateLimit } from 'express-rate-limit';
 import { requestIdOf } from './json-rpc-errors.js';
 import { addressKeyOf, clientKeyOf, readingOf } from './request-reading.js';
 
@@ -30,8 +31,8 @@ export interface RateLimitOptions {
   /** Every other request per client per minute; 0 turns the limit off. */
   handshakesPerMinute: number;
   /**
-   * Requests per address per minute whose token turned out bad (or was missing), counted before
-   * the token is verified; 0 turns it off. Only mounted when sign-in is on.
+   * Requests per address per minute whose token was missing or failed verification; 0 turns it
+   * off. Only used when sign-in is on.
    */
   authFailuresPerMinute?: number;
 }
@@ -43,13 +44,21 @@ export interface RateLimits {
   toolCall: RequestHandler;
   /** For `GET /tools` and `/health`. */
   handshake: RequestHandler;
-  /** Before the token check on `/mcp` and `/tools`: the address's budget for bad tokens. */
-  authFailures: RequestHandler;
+  /** The address's budget for bad tokens, spent by the token check; undefined when off. */
+  authFailures: FailureBudget | undefined;
 }
 
-/** Whether the request got past sign-in: anything but a 401 (a 503 for unreachable keys is no one's fault). */
-function signedIn(_req: Request, res: Response): boolean {
-  return res.statusCode !== 401;
+/**
+ * What one address may spend on requests that fail sign-in. Only failures are counted, after the
+ * token was checked: a valid token is served whatever its address has spent.
+ */
+export interface FailureBudget {
+  /**
+   * Counts one failed sign-in against `req`'s address. Resolves to the seconds to wait when that
+   * puts the address over its budget (the request is then refused with 429), else undefined.
+   */
+  spend(req: Request): Promise<number | undefined>;
+  readonly perMinute: number;
 }
 
 function limiter(
@@ -102,37 +111,26 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
     },
     toolCall: calls,
     handshake: handshakes,
-    authFailures: authFailureLimiter(options.authFailuresPerMinute ?? 0),
+    authFailures: failureBudget(options.authFailuresPerMinute ?? 0),
   };
 }
 
 /**
- * Counts a request against its address before the token is checked, and gives the hit back once
- * the response shows the token was good (express-rate-limit's `skipSuccessfulRequests`). Keyed by
- * address: a request with a bad token has no one else to be.
+ * Counts failed sign-ins per address in express-rate-limit's own store (the same fixed window as
+ * the other limits). Keyed by address: a request with a bad token has no one else to be.
  */
-function authFailureLimiter(perMinute: number): RequestHandler {
-  if (perMinute <= 0) return pass;
-  return rateLimit({
-    windowMs: WINDOW_MS,
-    limit: perMinute,
-    store: new MemoryStore(),
-    keyGenerator: addressKeyOf,
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: signedIn,
-    requestPropertyName: 'authFailureLimit',
-    // No RateLimit headers on every answer: they would sit next to the call and handshake limits'
-    // own and describe a budget a signed-in client never spends. A refusal says it all.
-    standardHeaders: false,
-    legacyHeaders: false,
-    handler: (req: Request, res: Response) => {
-      const resetAt = (req as AugmentedRequest).authFailureLimit?.resetTime?.getTime();
-      const retryAfter = resetAt ? Math.max(1, Math.ceil((resetAt - Date.now()) / 1000)) : WINDOW_MS / 1000;
-      res.setHeader('Retry-After', String(retryAfter));
-      res.status(429).json({
-        error: 'too_many_requests',
-        error_description: `Too many requests without a valid access token from this address: at most ${perMinute} a minute. Get a fresh token and retry in ${retryAfter} s.`,
-      });
+function failureBudget(perMinute: number): FailureBudget | undefined {
+  if (perMinute <= 0) return undefined;
+  const store = new MemoryStore();
+  // The store reads only windowMs from the options a limiter would hand it.
+  store.init({ windowMs: WINDOW_MS } as Options);
+  return {
+    perMinute,
+    async spend(req) {
+      const { totalHits, resetTime } = await store.increment(addressKeyOf(req));
+      if (totalHits <= perMinute) return undefined;
+      const resetAt = resetTime?.getTime() ?? Date.now() + WINDOW_MS;
+      return Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
     },
-  });
+  };
 }

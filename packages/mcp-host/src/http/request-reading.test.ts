@@ -102,7 +102,8 @@ describe('readMcpRequest', () => {
       era: 'legacy',
       batch: true,
       toolCalls: 2,
-      subject: 'alice',
+      owner: 'sub:alice',
+      clientId: 'c',
       clientKey: 'sub:alice|client:c',
     });
     expect(readingOf(req)).toBe(reading);

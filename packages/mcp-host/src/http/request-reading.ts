@@ -15,6 +15,7 @@ import { isPlainObject } from '@mcp-workshop/shared';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
+import { ownerOf } from '../auth/caller.js';
 
 /** What one JSON-RPC message asks for, as far as any check here cares. */
 export interface MessageReading {
@@ -34,8 +35,13 @@ export interface RequestReading {
   messages: MessageReading[];
   /** How many `tools/call`s the request carries (a batch may carry several). */
   toolCalls: number;
-  /** The token's subject when sign-in is on. */
-  subject: string | undefined;
+  /**
+   * Whose data the request touches (`ownerOf`: `sub:<subject>`, or `''` with sign-in off): what a
+   * session is pinned to, with the client id, so the session and its data always agree on who.
+   */
+  owner: string;
+  /** The token's client id when sign-in is on. */
+  clientId: string | undefined;
   /**
    * Who the request counts against for limits and shares: the subject and client id when
    * signed in, else the client address. Never the token.
@@ -51,16 +57,22 @@ function header(req: Request, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The token's `sub`, when it has one. */
-export function subjectOfRequest(req: Request): string | undefined {
-  const sub = req.auth?.extra?.sub;
-  return typeof sub === 'string' ? sub : undefined;
-}
-
 /** The client a request counts against: who signed in, or where it comes from. Never the token. */
 export function clientKeyOf(req: Request): string {
   const auth = req.auth;
-  return auth ? `sub:${subjectOfRequest(req) ?? ''}|client:${auth.clientId}` : addressKeyOf(req);
+  return auth ? clientKeyFor(ownerOf(auth), auth.clientId) : addressKeyOf(req);
+}
+
+function clientKeyFor(owner: string, clientId: string): string {
+  return `${owner}|client:${clientId}`;
+}
+
+/** Who a request is, read once: its owner, client id and client key. */
+function whoIs(req: Request): Pick<RequestReading, 'owner' | 'clientId' | 'clientKey'> {
+  const auth = req.auth;
+  if (!auth) return { owner: ownerOf(undefined), clientId: undefined, clientKey: addressKeyOf(req) };
+  const owner = ownerOf(auth);
+  return { owner, clientId: auth.clientId, clientKey: clientKeyFor(owner, auth.clientId) };
 }
 
 /** The address alone, for what is counted before a token is verified. */
@@ -160,8 +172,7 @@ export function readMcpRequest(req: Request): RequestReading {
     batch,
     messages,
     toolCalls: messages.filter((message) => message.method === 'tools/call').length,
-    subject: subjectOfRequest(req),
-    clientKey: clientKeyOf(req),
+    ...whoIs(req),
   });
 }
 
@@ -176,8 +187,7 @@ export function readToolRouteRequest(req: Request, toolName: string | undefined)
     batch: false,
     messages,
     toolCalls: toolName === undefined ? 0 : 1,
-    subject: subjectOfRequest(req),
-    clientKey: clientKeyOf(req),
+    ...whoIs(req),
   });
 }
 

@@ -10,7 +10,7 @@ import { startFixtureHost } from '../test-support/fixture-host.js';
 import { SessionRegistry, type SessionRegistryOptions } from './sessions.js';
 import type { HttpHost } from './start.js';
 
-const ONE_CLIENT = { subject: undefined, clientKey: 'ip:127.0.0.1' };
+const ONE_CLIENT = { owner: '', clientId: undefined, clientKey: 'ip:127.0.0.1' };
 
 /** A registry with a 1 s TTL, room for 10 and a silent logger; `options` changes any of them. */
 function registry(options: Partial<SessionRegistryOptions> = {}): SessionRegistry {
@@ -70,8 +70,16 @@ describe('SessionRegistry', () => {
   it('makes room at the cap only by expiring idle sessions', async () => {
     let now = 0;
     const sessions = registry({ maxSessions: 2, now: () => now });
-    sessions.add(fakeSession().transport, fakeSession().server, 'a', { subject: undefined, clientKey: 'x' });
-    sessions.add(fakeSession().transport, fakeSession().server, 'b', { subject: undefined, clientKey: 'y' });
+    sessions.add(fakeSession().transport, fakeSession().server, 'a', {
+      owner: '',
+      clientId: undefined,
+      clientKey: 'x',
+    });
+    sessions.add(fakeSession().transport, fakeSession().server, 'b', {
+      owner: '',
+      clientId: undefined,
+      clientKey: 'y',
+    });
     expect(await sessions.refusal('z')).toBe('global');
     now = 5000;
     expect(await sessions.refusal('z')).toBeUndefined();
@@ -81,7 +89,7 @@ describe('SessionRegistry', () => {
 
   it("refuses a client past its own share with 'client' while others still get in, and frees the share on close", async () => {
     const sessions = registry({ ttlMs: 60_000, maxSessionsPerClient: 2 });
-    const greedy = { subject: undefined, clientKey: 'ip:greedy' };
+    const greedy = { owner: '', clientId: undefined, clientKey: 'ip:greedy' };
     sessions.add(fakeSession().transport, fakeSession().server, 'a', greedy);
     sessions.add(fakeSession().transport, fakeSession().server, 'b', greedy);
     expect(await sessions.refusal('ip:greedy')).toBe('client');

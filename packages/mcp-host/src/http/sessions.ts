@@ -20,10 +20,12 @@ export interface Session {
   /** POSTs being served now; a session busy answering is never idle. Streams don't count. */
   inFlight: number;
   /**
-   * The OAuth subject (`sub`) whose token opened the session, when sign-in is on. A session id is
-   * not a credential: requests on it must come with a token for the same subject.
+   * Whose data the session touches (`ownerOf` of the token that opened it; `''` with sign-in off)
+   * and that token's client id. A session id is not a credential: requests on it must come with a
+   * token for the same owner and client, the very key the data is filed under.
    */
-  readonly subject: string | undefined;
+  readonly owner: string;
+  readonly clientId: string | undefined;
   /** The request reading's client key: whose share of sessions this one is. */
   readonly clientKey: string;
   /**
@@ -93,7 +95,7 @@ export class SessionRegistry {
     transport: NodeStreamableHTTPServerTransport,
     server: McpServer,
     id: string,
-    owner: { subject: string | undefined; clientKey: string },
+    owner: { owner: string; clientId: string | undefined; clientKey: string },
   ): Session {
     const taken = this.#shares.take(owner.clientKey);
     // Two initializes of one client racing past `refusal` can land here; the cap is a bound, not a
@@ -105,7 +107,8 @@ export class SessionRegistry {
       server,
       lastSeen: this.#options.now(),
       inFlight: 0,
-      subject: owner.subject,
+      owner: owner.owner,
+      clientId: owner.clientId,
       clientKey: owner.clientKey,
       scopesUsed: new Set(),
       release,

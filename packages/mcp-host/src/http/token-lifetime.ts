@@ -1,6 +1,7 @@
 /**
  * @module http/token-lifetime
- * A long-lived response (a 2025 GET stream, a 2026-07-28 `subscriptions/listen` stream) ends when
+ * A long-lived response (a 2025 GET stream, a 2026-07-28 `subscriptions/listen` stream, a 2025 call
+ * waiting on its client) ends when
  * the token that opened it expires, with the same clock tolerance the token check allows. The
  * client sees its stream end and reconnects with a fresh token; a revoked or narrowed grant
  * therefore stops reaching it within one token lifetime. Test: `token-lifetime.test.ts`.
@@ -19,16 +20,23 @@ export interface TokenClock {
 }
 
 /**
- * Ends `res` once `auth`'s token is past its expiry plus the tolerance. Does nothing without a
- * token or an `exp` (sign-in off). The timer goes when the response closes first.
+ * Ends `res` once `auth`'s token is past its expiry plus the tolerance, calling `onExpire` first
+ * (a waiting call cancels its work there). Does nothing without a token or an `exp` (sign-in off).
+ * The timer goes when the response closes first.
  */
-export function endWithToken(res: ServerResponse, auth: AuthInfo | undefined, clock: TokenClock): void {
+export function endWithToken(
+  res: ServerResponse,
+  auth: AuthInfo | undefined,
+  clock: TokenClock,
+  onExpire?: () => void,
+): void {
   if (auth?.expiresAt === undefined) return;
   const deadline = (auth.expiresAt + clock.toleranceSeconds) * 1000;
   let timer: NodeJS.Timeout | undefined;
   const arm = () => {
     const left = deadline - clock.now().getTime();
     if (left <= 0) {
+      onExpire?.();
       // end(), not destroy(): the client reads a cleanly finished stream and reconnects.
       if (!res.writableEnded) res.end();
       return;

@@ -4,7 +4,8 @@
  * `sqlite-store.contract.test.ts` and `postgres-store.contract.test.ts`. Ids, order, timestamps,
  * answers for a missing id, title and list bounds, the exact messages, what concurrent
  * writers (several stores on one database, like replicas) see, and that every owner sees only
- * their own tasks, with a bound of their own, also on a database migrated from before owners.
+ * their own tasks, with a bound and ids of their own (an id tells nothing about anybody else's
+ * writes), also on a database migrated from before owners or from one id sequence for everybody.
  */
 import { ToolError } from '@mcp-workshop/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -26,11 +27,22 @@ export interface StoreUnderTest {
    * ids 1 to n in order, as a server of that version left it: the migration's starting point.
    */
   seedVersion1(tasks: ReadonlyArray<{ title: string; done: boolean }>): Promise<void>;
+  /**
+   * Makes the current database one at the schema before per-owner ids (owners, one id sequence
+   * for everybody), as a server of that version left it after adding `tasks` (ids 1 to n in
+   * order) and then deleting the ids in `deleted`: the migration's starting point.
+   */
+  seedVersion2(
+    tasks: ReadonlyArray<{ owner: string; title: string; done: boolean }>,
+    deleted: readonly number[],
+  ): Promise<void>;
 }
 
-/** Two signed-in users, as `ownerOf` names them. */
+/** Signed-in users, as `ownerOf` names them. */
 const ALICE = 'sub:alice';
 const BOB = 'sub:bob';
+const CAROL = 'sub:carol';
+const DAN = 'sub:dan';
 
 /** Concurrent callers per race: enough to interleave on a pool of connections. */
 const RACERS = 20;
@@ -245,14 +257,62 @@ export function describeTaskStoreContract(adapter: string, under: StoreUnderTest
       expect(await store.list(ALICE, 'all')).toEqual([hers]);
     });
 
-    it('numbers tasks across all owners, so an id names one task whoever asks', async () => {
+    it("numbers each owner's tasks on their own: two owners interleaving writes each count 1, 2, 3", async () => {
       const store = await open();
-      const a = await store.add(ALICE, 'a');
-      const b = await store.add(BOB, 'b');
-      await store.delete(BOB, b.id);
-      const c = await store.add(ALICE, 'c');
-      expect([a.id, b.id, c.id]).toEqual([1, 2, 3]);
-      expect((await store.list(ALICE, 'all')).map((task) => task.id)).toEqual([1, 3]);
+      const ids = { [ALICE]: [] as number[], [BOB]: [] as number[] };
+      const add = async (owner: typeof ALICE | typeof BOB, title: string) =>
+        ids[owner].push((await store.add(owner, title)).id);
+      // The finding's case: her ids must not jump by the 7 tasks he wrote in between.
+      await add(ALICE, 'a1');
+      await add(ALICE, 'a2');
+      for (let i = 1; i <= 7; i += 1) await add(BOB, `b${i}`);
+      await add(ALICE, 'a3');
+      for (let i = 4; i <= 6; i += 1) {
+        await add(BOB, `b${i + 4}`);
+        await add(ALICE, `a${i}`);
+      }
+      expect(ids[ALICE]).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(ids[BOB]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      // The same id names a different task for each: each owner reaches only their own.
+      expect((await store.get(ALICE, 1))?.title).toBe('a1');
+      expect((await store.get(BOB, 1))?.title).toBe('b1');
+      expect((await store.complete(BOB, 1))?.title).toBe('b1');
+      expect((await store.get(ALICE, 1))?.done).toBe(false);
+      expect((await store.delete(ALICE, 2))?.title).toBe('a2');
+      expect((await store.get(BOB, 2))?.title).toBe('b2');
+      expect((await store.list(ALICE, 'all')).map((task) => task.id)).toEqual([1, 3, 4, 5, 6]);
+      expect((await store.list(BOB, 'done')).map((task) => task.id)).toEqual([1]);
+    });
+
+    it("never gives an owner a deleted task's id again, not even after all their tasks are deleted", async () => {
+      const store = await open();
+      for (const title of ['a1', 'a2', 'a3']) await store.add(ALICE, title);
+      for (const id of [1, 2, 3]) await store.delete(ALICE, id);
+      expect(await store.list(ALICE, 'all')).toEqual([]);
+      const again = await store.add(ALICE, 'a4');
+      expect(again.id).toBe(4);
+      // Her deletes move nobody else's numbering.
+      expect((await store.add(BOB, 'b1')).id).toBe(1);
+      await store.delete(ALICE, 4);
+      await store.close();
+      // Nor does closing and opening again forget her last id.
+      expect((await (await open()).add(ALICE, 'a5')).id).toBe(5);
+    });
+
+    it("gives two owners' concurrent adds on two stores each their own 1 to n", async () => {
+      const stores = [await open(), await open()];
+      const owners = [ALICE, BOB];
+      const tasks = await Promise.all(
+        Array.from({ length: RACERS }, (_, i) =>
+          stores[i % 2]?.add(owners[Math.floor(i / 2) % 2] ?? ALICE, `racer ${i}`),
+        ),
+      );
+      const perOwner = RACERS / 2;
+      for (const owner of owners) {
+        const listed = (await stores[0]?.list(owner, 'all'))?.map((task) => task.id);
+        expect(listed).toEqual(Array.from({ length: perOwner }, (_, i) => i + 1));
+      }
+      expect(tasks.every((task) => task !== undefined && task.id <= perOwner)).toBe(true);
     });
 
     it('filters by status within the owner only', async () => {
@@ -272,13 +332,16 @@ export function describeTaskStoreContract(adapter: string, under: StoreUnderTest
         'The task list is full: it holds at most 2 tasks. Delete finished tasks with delete_task, then add this one again.',
       );
       await store.add(BOB, 'b1');
-      const b2 = await store.add(BOB, 'b2');
-      // His delete frees his slot, not hers; her attempt on his task frees nothing.
-      expect(await store.delete(ALICE, b2.id)).toBeUndefined();
-      await expect(store.add(BOB, 'b3')).rejects.toThrow('at most 2 tasks');
-      await store.delete(BOB, b2.id);
+      await store.add(BOB, 'b2');
+      await store.delete(BOB, 1);
+      // An id only he has (hers are 1 and 2): her attempt on it finds no task and frees nothing.
+      const b3 = await store.add(BOB, 'b3');
+      expect(await store.delete(ALICE, b3.id)).toBeUndefined();
+      await expect(store.add(BOB, 'b4')).rejects.toThrow('at most 2 tasks');
+      // His delete frees his slot, not hers.
+      await store.delete(BOB, b3.id);
       await expect(store.add(ALICE, 'a3')).rejects.toThrow('at most 2 tasks');
-      expect((await store.add(BOB, 'b3')).title).toBe('b3');
+      expect((await store.add(BOB, 'b4')).title).toBe('b4');
     });
 
     it('lets concurrent writers for two owners each add exactly up to their own bound', async () => {
@@ -326,15 +389,65 @@ export function describeTaskStoreContract(adapter: string, under: StoreUnderTest
       expect((await store.add(SHARED_OWNER, 'new shared')).id).toBe(3);
       await expect(store.add(SHARED_OWNER, 'one too many')).rejects.toThrow('at most 3 tasks');
       for (const title of ['a1', 'a2', 'a3']) await store.add(ALICE, title);
-      // Deleting an old task frees a slot of the shared list's.
+      // Deleting an old task frees a slot of the shared list's; its numbering is its own.
       expect((await store.delete(SHARED_OWNER, 1))?.title).toBe('old open');
-      expect((await store.add(SHARED_OWNER, 'fits again')).id).toBe(7);
+      expect((await store.add(SHARED_OWNER, 'fits again')).id).toBe(4);
+    });
+
+    it('migrates a database from one id sequence for everybody: old tasks keep their ids, new ones count per owner above every old id', async () => {
+      // Global ids 1 to 6, interleaved; Carol's only task and Alice's last one (the highest id) deleted.
+      await under.seedVersion2(
+        [
+          { owner: ALICE, title: 'a1', done: false },
+          { owner: BOB, title: 'b1', done: false },
+          { owner: ALICE, title: 'a2', done: true },
+          { owner: BOB, title: 'b2', done: false },
+          { owner: CAROL, title: 'c1', done: false },
+          { owner: ALICE, title: 'a3', done: false },
+        ],
+        [5, 6],
+      );
+      const store = await open();
+      const listed = async (owner: string) =>
+        (await store.list(owner, 'all')).map(({ id, title, done }) => ({ id, title, done }));
+      expect(await listed(ALICE)).toEqual([
+        { id: 1, title: 'a1', done: false },
+        { id: 3, title: 'a2', done: true },
+      ]);
+      expect(await listed(BOB)).toEqual([
+        { id: 2, title: 'b1', done: false },
+        { id: 4, title: 'b2', done: false },
+      ]);
+      expect(await listed(CAROL)).toEqual([]);
+      // An old id still names its task, for its owner only, in get, complete and delete.
+      expect((await store.get(ALICE, 1))?.title).toBe('a1');
+      expect(await store.get(BOB, 1)).toBeUndefined();
+      expect(await store.complete(ALICE, 2)).toBeUndefined();
+      expect((await store.complete(BOB, 2))?.done).toBe(true);
+      expect((await store.delete(ALICE, 1))?.title).toBe('a1');
+      expect(await store.get(ALICE, 1)).toBeUndefined();
+      expect(await store.get(CAROL, 5)).toBeUndefined();
+      // Every owner's new ids start above the last id ever handed out (6, deleted): whether they
+      // have tasks, had only deleted ones, or are new, no id a model remembers names a newer task.
+      for (const owner of [ALICE, BOB, CAROL, DAN, SHARED_OWNER]) {
+        expect((await store.add(owner, 'first after')).id, owner).toBe(7);
+      }
+      // From there each owner counts on their own.
+      expect((await store.add(ALICE, 'second after')).id).toBe(8);
+      expect((await store.add(BOB, 'second after')).id).toBe(8);
+      expect((await listed(ALICE)).map((task) => task.id)).toEqual([3, 7, 8]);
+      await store.close();
+      const again = await open();
+      expect((await again.add(ALICE, 'after reopening')).id).toBe(9);
+      expect((await again.add(CAROL, 'after reopening')).id).toBe(8);
+      expect((await again.get(BOB, 4))?.title).toBe('b2');
     });
 
     it('migrates an empty database from before owners, and opens a migrated one again unchanged', async () => {
       await under.seedVersion1([]);
       const first = await open();
-      await first.add(ALICE, 'after');
+      // No id was ever handed out, so numbering starts at 1.
+      expect((await first.add(ALICE, 'after')).id).toBe(1);
       await first.close();
       const second = await open();
       expect((await second.list(ALICE, 'all')).map((task) => task.title)).toEqual(['after']);

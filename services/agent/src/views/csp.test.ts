@@ -138,7 +138,7 @@ describe('parseStrictCsp', () => {
 });
 
 describe('cspHeader', () => {
-  it('lets a view that declared nothing reach no network, and only the host frame it', () => {
+  it('lets a view that declared nothing fetch, frame or load from no origin, and only the host frame it', () => {
     const policy = directives(cspHeader(EMPTY_CSP, HOST));
     expect(policy.get('default-src')).toEqual(["'none'"]);
     expect(policy.get('connect-src')).toEqual(["'none'"]);

@@ -3,7 +3,8 @@
  * The Content-Security-Policy a view runs under. A view lists the outside origins it needs in
  * `_meta.ui.csp` (`connectDomains`, `resourceDomains`, `frameDomains`, `baseUriDomains`); the sandbox
  * proxy serves its page with a policy built from those lists and nothing else, and the view's frame
- * inherits it. A view that declares nothing may reach no network at all. Entries that are not a plain
+ * inherits it. A view that declares nothing may fetch, connect to, frame, post a form to or load from no
+ * origin at all; WebRTC is outside any Content-Security-Policy (ADR 017). Entries that are not a plain
  * origin (a bare `*`, a keyword such as `'unsafe-eval'`, a path, a `;`) are dropped, never passed on.
  */
 import type { ViewCsp } from '../types.js';

@@ -192,6 +192,8 @@ describe('task resources, per owner and scope (sign-in on)', () => {
   });
 
   it("lists and completes only the caller's tasks", async () => {
+    // Ids count per owner, so Alice's second task has an id Bob's list does not.
+    await store.add(ALICE, 'hers first');
     const hers = await store.add(ALICE, 'hers');
     const his = await store.add('sub:bob', 'his');
     const client = await bob();

@@ -50,6 +50,12 @@ async function start(options: Parameters<typeof startTestServer>[0] = {}): Promi
   return server;
 }
 
+/** A server whose clock says a fresh token has `secondsLeft` to live, tolerance included. */
+function startNearExpiry(secondsLeft: number): Promise<TestServer> {
+  const offsetMs = (TOKEN_TTL_SECONDS + CLOCK_TOLERANCE_SECONDS - secondsLeft) * 1000;
+  return start({ auth: { issuer, resource: RESOURCE, now: () => new Date(Date.now() + offsetMs) } });
+}
+
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 function initialize(url: string, token: string): Promise<Response> {
@@ -95,10 +101,14 @@ function listen(url: string, token: string, headers: Record<string, string> = {}
   });
 }
 
-/** Resolves 'ended' when the body ends within `ms`, else 'open' (and cancels the read). */
-async function endsWithin(response: Response, ms: number): Promise<'ended' | 'open'> {
-  const reader = response.body?.getReader();
-  if (!reader) return 'ended';
+type TextReader = ReadableStreamDefaultReader<string>;
+
+/** Reads `reader` for up to `ms`: 'ended' when its stream ends, else 'open'. Each chunk goes to `onText`. */
+async function readUntilEnd(
+  reader: TextReader,
+  ms: number,
+  onText: (text: string) => void = () => {},
+): Promise<'ended' | 'open'> {
   const deadline = Date.now() + ms;
   for (let reads = 0; reads < 1_000; reads++) {
     const left = deadline - Date.now();
@@ -109,9 +119,18 @@ async function endsWithin(response: Response, ms: number): Promise<'ended' | 'op
     ]);
     if (next === 'timeout') break;
     if (next.done) return 'ended';
+    onText(next.value);
   }
-  await reader.cancel().catch(() => undefined);
   return 'open';
+}
+
+/** Resolves 'ended' when the body ends within `ms`, else 'open' (and cancels the read). */
+async function endsWithin(response: Response, ms: number): Promise<'ended' | 'open'> {
+  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+  if (!reader) return 'ended';
+  const outcome = await readUntilEnd(reader, ms);
+  if (outcome === 'open') await reader.cancel().catch(() => undefined);
+  return outcome;
 }
 
 describe('bad tokens count against their address', () => {
@@ -140,14 +159,54 @@ describe('bad tokens count against their address', () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
     const limited = await fetch(server.mcpUrl, {
       method: 'POST',
-      headers: { ...MCP_HEADERS, ...bearer(full) },
+      headers: { ...MCP_HEADERS, authorization: 'Bearer one-more-junk' },
+      body: '{}',
     });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await limited.json()).toMatchObject({ error: 'too_many_requests' });
+    const noToken = await fetch(server.mcpUrl, { method: 'POST', headers: MCP_HEADERS, body: '{}' });
+    expect(noToken.status).toBe(429);
+    await noToken.text();
+    // Every junk token was still checked (the refusal is logged) before the budget said 429.
     const refusals = lines.filter((line) => line.msg === 'refused an access token');
-    expect(refusals.length).toBe(5);
+    expect(refusals.length).toBe(9);
     expect(refusals.every((line) => line.level === 20)).toBe(true);
+  });
+
+  it('serves a valid token from an address that is over its bad-token budget, of another user too', async () => {
+    const server = await start({
+      rateLimits: { callsPerMinute: 0, handshakesPerMinute: 0, authFailuresPerMinute: 60 },
+    });
+    // The finding: 61 junk tokens from 127.0.0.1, then a valid token of another user, got 429.
+    for (let i = 0; i < 61; i++) {
+      const response = await fetch(server.mcpUrl, {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, authorization: 'Bearer junk' },
+        body: '{}',
+      });
+      await response.text();
+    }
+    const junk = await fetch(server.mcpUrl, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, authorization: 'Bearer junk' },
+      body: '{}',
+    });
+    expect(junk.status).toBe(429);
+    await junk.text();
+    const reader = await auth.token(
+      { id: 'workshop-reader', secret: 'workshop-reader-secret' },
+      RESOURCE,
+      'tasks:read',
+    );
+    for (const token of [reader, full]) {
+      const served = await initialize(server.mcpUrl, token);
+      expect(served.status).toBe(200);
+      await served.text();
+    }
+    const tools = await fetch(`${server.baseUrl}/tools`, { headers: bearer(full) });
+    expect(tools.status).toBe(200);
+    await tools.text();
   });
 
   it('gives the hit back when the token proves good, so a signed-in client never runs into it', async () => {
@@ -220,12 +279,6 @@ describe('a replay (Last-Event-ID) needs every scope its session used', () => {
 });
 
 describe('long-lived streams end with their token', () => {
-  /** A server whose clock says the token has `secondsLeft` to live, tolerance included. */
-  const startNearExpiry = (secondsLeft: number) => {
-    const offsetMs = (TOKEN_TTL_SECONDS + CLOCK_TOLERANCE_SECONDS - secondsLeft) * 1000;
-    return start({ auth: { issuer, resource: RESOURCE, now: () => new Date(Date.now() + offsetMs) } });
-  };
-
   it('ends a 2025 GET stream when its token expires, and the same token is then refused', async () => {
     const token = await auth.token(AGENT_CLIENT, RESOURCE, 'tasks:read tasks:write');
     const server = await startNearExpiry(3);
@@ -318,6 +371,144 @@ describe("one client's streams stay within its share", () => {
       error: { message: expect.stringMatching(/on this server/) },
     });
     await Promise.all([getA.body?.cancel(), listenA.body?.cancel(), theirs.body?.cancel()]);
+  });
+});
+
+/** The id of the task an add_task answer (request id 2) names. */
+function addedTaskId(messages: readonly unknown[]): number {
+  const answer = messages.find((message) => (message as { id?: unknown }).id === 2) as
+    | { result: { structuredContent: { task: { id: number } } } }
+    | undefined;
+  if (!answer) throw new Error(`no answer to add_task in ${JSON.stringify(messages)}`);
+  return answer.result.structuredContent.task.id;
+}
+
+/** Opens a 2025 session whose client can answer form elicitation (so delete_task asks it). */
+async function openAskingSession(url: string, token: string): Promise<string> {
+  const response = await postInitialize(url, bearer(token), '2025-11-25', { elicitation: { form: {} } });
+  await response.text();
+  const sessionId = response.headers.get('mcp-session-id');
+  if (!sessionId) throw new Error(`initialize gave no session (HTTP ${response.status})`);
+  await (
+    await onSession(url, sessionId, token, { jsonrpc: '2.0', method: 'notifications/initialized' })
+  ).text();
+  return sessionId;
+}
+
+/** Adds a task, then calls delete_task on it and reads its stream until the server asks to confirm. */
+async function callWaitingOnElicitation(url: string, sessionId: string, token: string) {
+  const added = await readMessages(
+    await onSession(url, sessionId, token, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'add_task', arguments: { title: 'keep me' } },
+    }),
+  );
+  const taskId = addedTaskId(added);
+  const call = await onSession(url, sessionId, token, {
+    jsonrpc: '2.0',
+    id: 3,
+    method: 'tools/call',
+    params: { name: 'delete_task', arguments: { id: taskId } },
+  });
+  expect(call.status).toBe(200);
+  const reader = call.body?.pipeThrough(new TextDecoderStream()).getReader();
+  if (!reader) throw new Error('delete_task answered without a body');
+  let text = '';
+  /** Every message the call's stream carried so far. */
+  const sent = () =>
+    text
+      // Whole lines only: a read can end inside one. A priming event's data line is empty.
+      .slice(0, text.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter((line) => line.startsWith('data: ') && line.length > 'data: '.length)
+      .map((line) => JSON.parse(line.slice('data: '.length)) as { id?: string | number; method?: string });
+  const question = () => sent().find((message) => message.method === 'elicitation/create');
+  for (let reads = 0; reads < 100 && !question(); reads++) {
+    const next = await reader.read();
+    if (next.done) break;
+    text += next.value;
+  }
+  const questionId = question()?.id;
+  expect(questionId, text).toBeDefined();
+  const endsWithin = (ms: number) => readUntilEnd(reader, ms, (chunk) => (text += chunk));
+  return { taskId, questionId, endsWithin, sent };
+}
+
+describe('a 2025 call waiting on its client is a long-lived response', () => {
+  it('ends with its token: the call is cancelled, its response ends, and nothing is deleted', async () => {
+    const token = await auth.token(AGENT_CLIENT, RESOURCE, 'tasks:read tasks:write');
+    const server = await startNearExpiry(3);
+    const sessionId = await openAskingSession(server.mcpUrl, token);
+    const waiting = await callWaitingOnElicitation(server.mcpUrl, sessionId, token);
+    expect(await waiting.endsWithin(8_000)).toBe('ended');
+    // The call was cancelled, not answered: no result for it went out, and the task is still there.
+    expect(waiting.sent().filter((message) => message.id === 3)).toEqual([]);
+    const tasks = await server.deps.tasks.list(`sub:${AGENT_CLIENT.id}`, 'all');
+    expect(tasks.map((task) => task.id)).toContain(waiting.taskId);
+  });
+
+  it("counts toward the client's stream share while it waits, and gives it back once answered", async () => {
+    const server = await start({ maxStreamsPerClient: 1, maxStreams: 100 });
+    const sessionId = await openAskingSession(server.mcpUrl, full);
+    const waiting = await callWaitingOnElicitation(server.mcpUrl, sessionId, full);
+    const refused = await listen(server.mcpUrl, full);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: { message: expect.stringMatching(/at most 1/) } });
+    // Declined: the call ends with its answer, and its share comes back.
+    const answered = await onSession(server.mcpUrl, sessionId, full, {
+      jsonrpc: '2.0',
+      id: waiting.questionId,
+      result: { action: 'decline' },
+    });
+    expect(answered.status).toBe(202);
+    expect(await waiting.endsWithin(5_000)).toBe('ended');
+    let again = 0;
+    for (let i = 0; i < 30 && again !== 200; i++) {
+      const response = await listen(server.mcpUrl, full);
+      again = response.status;
+      if (again === 200) await response.body?.cancel();
+      else {
+        await response.text();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    expect(again).toBe(200);
+  });
+
+  it('fails the question, not the server, when the client already holds its whole share', async () => {
+    const server = await start({ maxStreamsPerClient: 1, maxStreams: 100 });
+    const held = await listen(server.mcpUrl, full);
+    expect(held.status).toBe(200);
+    const sessionId = await openAskingSession(server.mcpUrl, full);
+    const added = await readMessages(
+      await onSession(server.mcpUrl, sessionId, full, {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'add_task', arguments: { title: 'still here' } },
+      }),
+    );
+    const taskId = addedTaskId(added);
+    const messages = await readMessages(
+      await onSession(server.mcpUrl, sessionId, full, {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'delete_task', arguments: { id: taskId } },
+      }),
+    );
+    // The question could not be asked, so nothing is deleted (delete_task fails safe).
+    expect(messages.find((message) => message.id === 3)).toMatchObject({
+      result: {
+        isError: true,
+        content: [{ text: expect.stringMatching(/^Not deleted: the user's confirmation/) }],
+      },
+    });
+    const tasks = await server.deps.tasks.list(`sub:${AGENT_CLIENT.id}`, 'all');
+    expect(tasks.map((task) => task.id)).toContain(taskId);
+    await held.body?.cancel();
   });
 });
 

@@ -141,10 +141,21 @@ describe('many users at once on pooled server instances', () => {
     for (const mode of ERAS) {
       const asAlice = caller(mode, alice);
       const asBob = caller(mode, bob);
-      const listed = resultIn(await asAlice.send('tools/call', { name: 'list_tasks', arguments: {} }));
-      const items = (listed?.structuredContent as { items: Array<{ id: number }> } | undefined)?.items ?? [];
-      expect(items.length, mode).toBeGreaterThan(0);
-      const aliceIds = items.map((task) => String(task.id));
+      const idsOf = async (client: typeof asAlice) => {
+        const listed = resultIn(await client.send('tools/call', { name: 'list_tasks', arguments: {} }));
+        const items =
+          (listed?.structuredContent as { items: Array<{ id: number }> } | undefined)?.items ?? [];
+        return items.map((task) => String(task.id));
+      };
+      // Each owner numbers their tasks from 1, so Alice's and Bob's ids overlap: the probe is an id
+      // only Alice has, which she makes by adding past Bob's count (bounded by it).
+      const bobIds = await idsOf(asBob);
+      let aliceIds = await idsOf(asAlice);
+      expect(aliceIds.length, mode).toBeGreaterThan(0);
+      for (let added = 0; added <= bobIds.length && aliceIds.every((id) => bobIds.includes(id)); added++) {
+        await asAlice.send('tools/call', { name: 'add_task', arguments: { title: `${userName(0)} extra` } });
+        aliceIds = await idsOf(asAlice);
+      }
       const completed = resultIn(
         await asBob.send('completion/complete', {
           ref: { type: 'ref/resource', uri: 'tasks://{id}' },
@@ -153,8 +164,9 @@ describe('many users at once on pooled server instances', () => {
       );
       const offered = (completed?.completion as { values: string[] } | undefined)?.values ?? [];
       expect(offered.length, mode).toBeGreaterThan(0);
-      for (const id of aliceIds) expect(offered, mode).not.toContain(id);
-      const target = Number(aliceIds[0]);
+      expect([...offered].sort(), mode).toEqual([...bobIds].sort());
+      const target = Number(aliceIds.find((id) => !bobIds.includes(id)));
+      expect(Number.isSafeInteger(target), mode).toBe(true);
       for (const name of ['complete_task', 'delete_task']) {
         const answer = resultIn(await asBob.send('tools/call', { name, arguments: { id: target } }));
         expect(answer?.isError, `${mode} ${name}`).toBe(true);
