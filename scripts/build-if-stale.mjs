@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * `pnpm ask`, `pnpm chat` and `pnpm demo` start here: it builds (`turbo run build`, its output on
- * stderr) only when scripts/lib/build-state.mjs finds something changed since the last build it
- * ran, and then, with `--run <entry.js> ...args`, runs that entry (the launcher) in this same Node
- * process (scripts/lib/build-then-run.mjs). `--verbose` says whether it built.
+ * `pnpm ask`, `pnpm chat` and `pnpm demo` start here: it builds (`turbo run build`, told on stderr
+ * a line per package by scripts/lib/build-progress.mjs) only when scripts/lib/build-state.mjs finds
+ * something changed since the last build it ran, and then, with `--run <entry.js> ...args`, runs
+ * that entry (the launcher) in this same Node process (scripts/lib/build-then-run.mjs). `--verbose`
+ * says whether it built.
  *
  *   node scripts/build-if-stale.mjs [--verbose] [--run dev/launcher/dist/cli.js ask "question"]
  */
@@ -25,9 +26,10 @@ try {
 const status = buildIfStale({
   root,
   verbose: options.verbose,
-  // stdout goes to stderr too: `pnpm ask --json` keeps stdout for its one JSON object.
+  // `turbo run build`, with a line as each package is built (scripts/lib/build-progress.mjs). Its
+  // stdout goes to stderr: `pnpm ask --json` keeps stdout for its one JSON object.
   build: () =>
-    spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], {
+    spawnSync(process.execPath, [path.join(root, 'scripts/lib/build-progress.mjs')], {
       cwd: root,
       stdio: ['ignore', process.stderr, 'inherit'],
     }).status ?? 1,

@@ -23,13 +23,15 @@
  *        stack          runs with the stack `pnpm start` runs up, on its ports, from the built
  *                       services and an empty DATA_DIR (scripts/lib/doc-stack.mjs), for commands
  *                       written "with `pnpm start` running"; it fails when those ports are taken
+ *        cwd=DIR        runs in DIR (relative to the root): the block is written to run where the
+ *                       block before it left the reader's shell (8. below); any shell block may say so
  *   5. quoted outputs: a block ```text output-of=NAME (anywhere in the docs, usually under
  *      "Expected output") is what block NAME prints, stdout and stderr as a terminal shows them
  *      (```text output-of=NAME stdout: stdout only, e.g. for JSON that is meant for a pipe).
  *      After NAME runs, its output is compared with the quote by scripts/lib/expected-output.mjs:
- *      blank lines, pnpm's and turbo's banners and volatile values (times, durations, dates, ids,
- *      ports, pids, temp paths, the offline weather's numbers; the list is VOLATILE_RULES there)
- *      do not count; a quoted line that is only `…` (or `...`) stands for any number of lines,
+ *      blank lines, pnpm's and turbo's banners, the build's `build:` lines and volatile values
+ *      (times, durations, dates, ids, ports, pids, temp paths, the offline weather's numbers; the
+ *      list is VOLATILE_RULES there) do not count; a quoted line that is only `…` (or `...`) stands for any number of lines,
  *      and a `…` inside a line for any text. A drift fails with a diff, e.g.
  *
  *        ```sh runnable id=ask-arithmetic
@@ -50,9 +52,26 @@
  *      nothing can rerun it: Docker, a running stack, a real model…). scripts/lib/doc-claims.mjs;
  *   7. goal claims: no doc says a goal "is met" or has a "met" column: a bench marks goals for one
  *      run, so the docs quote figures and the date of the run (scripts/lib/doc-claims.mjs).
+ *   8. working directory: a reader pastes a doc's blocks in order into one shell, but 4. runs each
+ *      block from the root in a shell of its own, so a block that leaves the shell elsewhere passes
+ *      there and breaks the reader's next one (module 2's `cd services/mcp-server` once made module
+ *      3's `pnpm new-tool` fail with `Command "new-tool" not found`). In every doc with runnable
+ *      blocks, the shell blocks (```sh, bash, shell, zsh; runnable or not) are followed in order
+ *      through their top-level `cd`, `pushd` and `popd`, and each must start where it was written to
+ *      run: the root, or its `cwd=DIR`. Each section (`#`/`##` heading: a workshop module) and the
+ *      end of the file must find the shell at the root, and a top-level `cd` to a folder the text does
+ *      not give (`cd "$X"`) fails. Put a `cd` in a subshell, `(cd dir && …)`, or use `pnpm --filter`.
+ *      With the blocks run, the folder each runnable block really ends in ($PWD when bash exits) must
+ *      be the one its text says (scripts/lib/doc-cwd.mjs).
+ *   9. figures: numbers the docs give about the repository, where no quoted output holds them, are
+ *      held to it: "modules 0–14" (and WORKSHOP.md's own "Fifteen modules") to its `## N.` modules, a
+ *      quoted agent log's `"tools":N` (server `workshop`) and a table headed `tool` (the README's) to
+ *      the tools the built server registers (scripts/lib/doc-figures.mjs). A figure a command prints
+ *      is quoted with `output-of=` instead (5. above), e.g. module 2's count of tests.
  *
- *   node scripts/check-docs.mjs               all seven checks (builds the server first, via turbo's cache)
- *   node scripts/check-docs.mjs --skip-run    checks 1-3, 6 and 7, and that ids and output-of markers pair up
+ *   node scripts/check-docs.mjs               all nine checks (builds the server first, via turbo's cache)
+ *   node scripts/check-docs.mjs --skip-run    checks 1-3 and 6-9 (8. without the real folders), and
+ *                                             that ids and output-of markers pair up
  *   node scripts/check-docs.mjs --only NAME   runs only runnable block NAME (or all of a file, or
  *                                             file:line), and the blocks before it in its scratch
  *                                             copy; repeatable
@@ -66,10 +85,19 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { goalClaims, markerProblem, outputBlockMarker } from './lib/doc-claims.mjs';
+import { ROOT_DIR, showDir, workingDirProblems } from './lib/doc-cwd.mjs';
+import {
+  moduleCountProblems,
+  toolCountProblems,
+  toolTableProblems,
+  workshopModules,
+} from './lib/doc-figures.mjs';
+import { blockOption, blockText, isRunnable, parseMarkdownText } from './lib/doc-markdown.mjs';
 import { startStack } from './lib/doc-stack.mjs';
 import { compareOutput } from './lib/expected-output.mjs';
 import { makeScratchCopy, removeScratchCopy } from './lib/scratch-copy.mjs';
@@ -135,9 +163,11 @@ async function main() {
   const markers = checkOutputMarkers(docs);
   const quoted = checkQuotedOutputs(docs);
   const claims = checkGoalClaims(docs);
+  const dirs = checkWorkingDirs(docs);
+  const figures = checkFigures(docs, tools.tools);
   const runnable = values['skip-run']
     ? undefined
-    : await runBlocks(docs, markers, { only: values.only, update: values.update });
+    : await runBlocks(docs, markers, { only: values.only, update: values.update, ends: dirs.ends });
 
   console.log(`check-docs: ${files.length} markdown files`);
   console.log(`  links     ${links.checked} relative links checked, ${count('links')} broken`);
@@ -165,6 +195,15 @@ async function main() {
       `${quoted.illustrative} illustrative, ${count('quoted')} unmarked`,
   );
   console.log(`  claims    ${claims.checked} prose lines read, ${count('claims')} goals called met`);
+  console.log(
+    `  figures   ${figures.modules} workshop modules and ${tools.registered} tools held to what the docs say of them, ` +
+      `${count('figures')} wrong`,
+  );
+  console.log(
+    `  cwd       ${dirs.walked} shell blocks of ${dirs.files} files with runnable blocks followed in one shell, ` +
+      `${count('cwd')} leave it where the next does not expect it` +
+      (runnable ? '' : ' (the real folders not compared: --skip-run)'),
+  );
   if (problems.length > 0) {
     console.error(`\n${problems.length} problem(s):`);
     for (const p of problems) console.error(`${p.file}:${p.line}: ${p.message}`);
@@ -187,54 +226,9 @@ function markdownFiles() {
     .sort();
 }
 
-/**
- * Splits a markdown file into prose lines (code spans kept, fences removed) and fenced blocks.
- * Good enough for our docs: ``` and ~~~ fences, ATX headings, no HTML-block parsing.
- */
+/** A markdown file of the repo, split into prose lines and fenced blocks (scripts/lib/doc-markdown.mjs). */
 function parseMarkdown(file) {
-  const lines = fs.readFileSync(path.join(ROOT, file), 'utf8').split(/\r?\n/);
-  const prose = [];
-  const blocks = [];
-  let block;
-  lines.forEach((text, index) => {
-    const line = index + 1;
-    const fence = /^( {0,3})(`{3,}|~{3,})(.*)$/.exec(text)?.slice(1);
-    if (block) {
-      if (
-        fence &&
-        fence[1][0] === block.fence[0] &&
-        fence[1].length >= block.fence.length &&
-        !fence[2].trim()
-      ) {
-        blocks.push(block);
-        block = undefined;
-      } else {
-        block.lines.push({ line, text });
-      }
-    } else if (fence && !(fence[1][0] === '`' && fence[2].includes('`'))) {
-      const info = fence[2].trim().split(/\s+/).filter(Boolean);
-      const indent = fence[0].length;
-      block = { fence: fence[1], indent, line, lang: (info[0] ?? '').toLowerCase(), info, lines: [] };
-    } else {
-      prose.push({ line, text });
-    }
-  });
-  if (block) blocks.push(block); // unterminated: runs to the end of the file, as GitHub renders it
-  return { prose, blocks, lines };
-}
-
-/** A block's content as written, less the fence's indentation (a block inside a list item). */
-function blockText(block) {
-  return block.lines.map((l) => l.text.replace(new RegExp(`^ {0,${block.indent}}`), '')).join('\n');
-}
-
-/** `name=value` in a block's info string: the value, `true` for a bare `name`, else undefined. */
-function blockOption(block, name) {
-  for (const word of block.info.slice(1)) {
-    if (word === name) return true;
-    if (word.startsWith(`${name}=`)) return word.slice(name.length + 1);
-  }
-  return undefined;
+  return parseMarkdownText(fs.readFileSync(path.join(ROOT, file), 'utf8'));
 }
 
 /** Inline code spans of a prose line (single or multiple backticks). */
@@ -459,7 +453,7 @@ async function checkToolNames(docs) {
     }
     for (const block of blocks) for (const { line, text } of block.lines) inCode(file, line, text);
   }
-  return { checked, registered: tools.size, prompts: prompts.size, exercise: exercise.size };
+  return { checked, registered: tools.size, prompts: prompts.size, exercise: exercise.size, tools };
 }
 
 /**
@@ -535,10 +529,6 @@ function readAllowList() {
 
 // ---------------------------------------------------------------------------------------------
 // 4. runnable blocks, 5. quoted outputs
-
-function isRunnable(block) {
-  return ['sh', 'bash'].includes(block.lang) && block.info.includes('runnable');
-}
 
 /**
  * Pairs `id=NAME` runnable blocks with their `output-of=NAME` quotes, and reports what does not
@@ -631,7 +621,44 @@ function checkGoalClaims(docs) {
   return { checked };
 }
 
-async function runBlocks(docs, markers, { only = [], update = false }) {
+/**
+ * 9. Figures the docs quote about the repository (scripts/lib/doc-figures.mjs): the workshop's
+ * modules, the agent's count of the server's tools in a quoted log, the README's table of tools.
+ */
+function checkFigures(docs, toolNames) {
+  const modules = workshopModules(docs.get('doc/WORKSHOP.md')?.prose ?? []);
+  for (const [file, { prose, blocks }] of docs) {
+    const found = [
+      ...moduleCountProblems(prose, modules, { counts: file === 'doc/WORKSHOP.md' }),
+      ...toolCountProblems(blocks, toolNames.size),
+      ...toolTableProblems(prose, toolNames),
+    ];
+    for (const { line, message } of found) problem('figures', file, line, message);
+  }
+  return { modules: modules.length };
+}
+
+/**
+ * 8. A doc's shell blocks, pasted in order into one shell at the root, each run where it was
+ * written to run (scripts/lib/doc-cwd.mjs). Returns the folder each block is read to end in, for
+ * runBlocks to compare with the real one.
+ */
+function checkWorkingDirs(docs) {
+  const ends = new Map();
+  let walked = 0;
+  let files = 0;
+  for (const [file, doc] of docs) {
+    const result = workingDirProblems(doc, { text: blockText, option: blockOption, runnable: isRunnable });
+    if (result.walked === 0) continue;
+    files++;
+    walked += result.walked;
+    for (const { line, message } of result.problems) problem('cwd', file, line, message);
+    for (const [block, end] of result.ends) ends.set(block, end);
+  }
+  return { ends, walked, files };
+}
+
+async function runBlocks(docs, markers, { only = [], update = false, ends = new Map() }) {
   const all = [];
   const wanted = new Set();
   const unmatched = new Set(only);
@@ -686,6 +713,9 @@ async function runBlocks(docs, markers, { only = [], update = false }) {
       const name = scratchName(entry);
       if (name !== undefined && !scratch.has(name)) scratch.set(name, makeScratchCopy(ROOT));
       const cwd = name === undefined ? ROOT : scratch.get(name);
+      // `cwd=DIR`: written to run where the block before left the shell (scripts/lib/doc-cwd.mjs).
+      const startDir = blockOption(block, 'cwd');
+      const blockCwd = typeof startDir === 'string' ? path.join(cwd, startDir) : cwd;
       const timeoutS = Number(blockOption(block, 'timeout') ?? DEFAULT_BLOCK_TIMEOUT_S);
       const expectedExit = Number(blockOption(block, 'exit') ?? 0);
       if (!(timeoutS > 0) || !Number.isInteger(expectedExit)) {
@@ -696,7 +726,7 @@ async function runBlocks(docs, markers, { only = [], update = false }) {
       console.log(
         `running ${file}:${block.line}${id ? ` (${id})` : ''} (${block.lines.length} lines, timeout ${timeoutS} s${where})`,
       );
-      const result = await runScript(blockText(block), timeoutS * 1000, cwd);
+      const result = await runScript(blockText(block), timeoutS * 1000, blockCwd);
       if (name !== undefined && lastUse.get(name) === index) {
         removeScratchCopy(scratch.get(name));
         scratch.delete(name);
@@ -715,6 +745,17 @@ async function runBlocks(docs, markers, { only = [], update = false }) {
           `runnable block ${why}\n${indent(lastLines(result.output, MAX_OUTPUT_LINES))}`,
         );
         continue;
+      }
+      const readEnd = ends.get(block);
+      const realEnd = result.endDir === undefined ? undefined : dirFrom(cwd, result.endDir);
+      if (readEnd !== undefined && realEnd !== undefined && realEnd !== readEnd) {
+        problem(
+          'cwd',
+          file,
+          block.line,
+          `this block really ends with the shell in ${showDir(realEnd)}, though its top-level cd lines ` +
+            `leave it in ${showDir(readEnd)}: the next block a reader pastes runs there. Keep every move in a subshell, \`( … )\``,
+        );
       }
       const quote = id && markers.quotes.get(id);
       if (!quote) continue;
@@ -773,17 +814,38 @@ function firstLines(text, n) {
   return lines.length <= n ? text : [...lines.slice(0, n), `… (${lines.length - n} more lines)`].join('\n');
 }
 
+/** `dir` (absolute) relative to `base`, as scripts/lib/doc-cwd.mjs writes folders: `.` for the root. */
+function dirFrom(base, dir) {
+  const real = (p) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const relative = path.relative(real(base), real(dir));
+  if (relative === '') return ROOT_DIR;
+  return path.isAbsolute(relative) ? relative : relative.split(path.sep).join('/');
+}
+
 /**
  * Runs `script` with bash in its own process group, so a timeout also ends what it started.
- * Resolves to { code, signal, timedOut, output (stdout and stderr as they came), stdout, lineInBlock }.
+ * Resolves to { code, signal, timedOut, output (stdout and stderr as they came), stdout, lineInBlock,
+ * endDir (the shell's folder when the script ended, or undefined) }.
  */
 function runScript(script, timeoutMs, cwd) {
+  // Where the shell is when the script ends, for the working-directory rule: written to a file,
+  // so the block's output stays as it was.
+  const pwdDir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-docs-pwd-'));
+  const pwdFile = path.join(pwdDir, 'pwd');
   // On the first line, so bash's $LINENO matches the block's line numbers.
-  const trap = `trap 'echo "__check_docs_failed_at__ $LINENO" >&2' ERR; `;
+  const trap =
+    `trap 'echo "__check_docs_failed_at__ $LINENO" >&2' ERR; ` +
+    `trap 'printf "%s" "$PWD" > "$__CHECK_DOCS_PWD_FILE" 2>/dev/null || true' EXIT; `;
   return new Promise((resolve) => {
     const child = spawn('bash', ['-euo', 'pipefail', '-c', trap + script], {
       cwd,
-      env: { ...process.env, CI: 'true' },
+      env: { ...process.env, CI: 'true', __CHECK_DOCS_PWD_FILE: pwdFile },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -805,7 +867,15 @@ function runScript(script, timeoutMs, cwd) {
       clearTimeout(timer);
       killGroup(child.pid); // anything the block left running in the background
       const at = /__check_docs_failed_at__ (\d+)/.exec(output);
+      let endDir;
+      try {
+        endDir = fs.readFileSync(pwdFile, 'utf8') || undefined;
+      } catch {
+        // Killed before its EXIT trap ran.
+      }
+      fs.rmSync(pwdDir, { recursive: true, force: true });
       resolve({
+        endDir,
         code,
         signal,
         timedOut,

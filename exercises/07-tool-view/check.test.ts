@@ -12,7 +12,7 @@ import { buildView } from '../test-support/build-view.js';
 import { type Connected, connect, connectTools, exerciseDeps } from '../test-support/mcp.js';
 import { loadParticipant, participantDir } from '../test-support/participant.js';
 import { type RenderedView, startViewHost, type ViewHost } from '../test-support/view-host.js';
-import { externalLoads } from '../test-support/view-html.js';
+import { connectsToHost, externalLoads } from '../test-support/view-html.js';
 
 type Participant = typeof import('./starter/cities-server.js');
 
@@ -103,10 +103,17 @@ describe('exercise 07: list_cities gets a view', () => {
   const call = async (args: Record<string, unknown>): Promise<CallResult> =>
     (await conn.client.callTool({ name: 'list_cities', arguments: args })) as CallResult;
 
-  /** Draws `result` of list_cities(`args`) with the view the server serves; fails with the host's status. */
+  /**
+   * Draws `result` of list_cities(`args`) with the view the server serves; fails with the host's
+   * status. A view with no App yet fails at once, before a browser would wait for it in vain.
+   */
   const draw = async (args: Record<string, unknown>, result: CallResult): Promise<RenderedView> => {
     expectViewBuilt();
     const { text } = await readView();
+    expect(
+      connectsToHost(text ?? ''),
+      'your view never connects to the host: in cities-view.ts, create an App and call app.connect() (step 3)',
+    ).toBe(true);
     return (await viewHost()).render(text ?? '', args, result);
   };
 

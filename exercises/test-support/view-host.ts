@@ -32,7 +32,8 @@ export interface RenderedView {
 export interface ViewHost {
   /**
    * Loads `html` as the view of a call with `args` that answered `result`. Resolves once the view's
-   * App has connected and been handed the result; rejects with the host's status otherwise.
+   * App has connected and been handed the result; rejects with the host's status otherwise. A view
+   * that never connected is not waited for again: drawing the same HTML again rejects at once.
    */
   render(html: string, args: Record<string, unknown>, result: unknown): Promise<RenderedView>;
   close(): Promise<void>;
@@ -75,8 +76,12 @@ export async function startViewHost(): Promise<ViewHost> {
     throw error;
   }
   const contexts: BrowserContext[] = [];
+  /** Why each view that never connected did not: drawing it again fails at once, not after another wait. */
+  const neverConnected = new Map<string, string>();
   return {
     async render(html, args, result) {
+      const known = neverConnected.get(html);
+      if (known) throw new Error(`${known} (found by an earlier check, so not waited for again)`);
       const context = await browser.newContext({ viewport: { width: 800, height: 900 } });
       contexts.push(context);
       context.setDefaultTimeout(RENDER_TIMEOUT_MS);
@@ -107,9 +112,9 @@ export async function startViewHost(): Promise<ViewHost> {
         );
       if (!rendered) {
         const said = (await status.textContent()) ?? '';
-        throw new Error(
-          `the view never connected to the host within ${RENDER_TIMEOUT_MS / 1000} s (host status: "${said}"): does it create an App and call app.connect()?${errors.length > 0 ? `; browser errors: ${errors.join(' | ')}` : ''}`,
-        );
+        const message = `the view never connected to the host within ${RENDER_TIMEOUT_MS / 1000} s (host status: "${said}"): does it create an App and call app.connect()?${errors.length > 0 ? `; browser errors: ${errors.join(' | ')}` : ''}`;
+        if (said === 'loading the view') neverConnected.set(html, message);
+        throw new Error(message);
       }
       return { page, view: page.frameLocator('#view') };
     },

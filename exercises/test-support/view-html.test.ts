@@ -1,9 +1,10 @@
 /**
  * `externalLoads` (view-html.ts): exercise 07's check refuses a view that loads anything from
  * elsewhere, and accepts one that vite-plugin-singlefile built, whose inline code quotes URLs.
+ * `connectsToHost`: it tells a view with no `App` yet apart, before a browser waits for it.
  */
 import { describe, expect, it } from 'vitest';
-import { externalLoads } from './view-html.js';
+import { connectsToHost, externalLoads } from './view-html.js';
 
 const page = (head: string, body = '') =>
   `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
@@ -43,5 +44,21 @@ describe('externalLoads', () => {
       'a <script src=…>: inline the script (vite-plugin-singlefile does)',
       'a <link rel="stylesheet">: inline the styles',
     ]);
+  });
+});
+
+describe('connectsToHost', () => {
+  it('finds the handshake in the inline code of a view built with an App', () => {
+    const code = 'class App { connect() { return this.request({ method: "ui/initialize" }); } }';
+    expect(connectsToHost(page(`<script type="module">${code}</script>`))).toBe(true);
+  });
+
+  it.each([
+    ['a page with no script', page('', '<table><tbody id="cities"></tbody></table>')],
+    ['a script without an App', page('<script type="module">document.title = "x";</script>')],
+    ['the name in the markup only', page('', '<p>ui/initialize</p>')],
+    ['only the notification a host sends back', page('<script>"ui/notifications/initialized"</script>')],
+  ])('finds none in %s', (_label, html) => {
+    expect(connectsToHost(html)).toBe(false);
   });
 });

@@ -4,7 +4,8 @@
  *
  * Both sides are read line by line, and these never count:
  *   - blank lines, trailing spaces and ANSI colour codes;
- *   - lines pnpm and turbo print around a script ({@link DROPPED_LINES}), which the docs leave out;
+ *   - lines pnpm, turbo and the build's progress print around a script ({@link DROPPED_LINES}),
+ *     which the docs leave out;
  *   - volatile values, replaced on both sides by a placeholder ({@link VOLATILE_RULES}): times,
  *     durations, dates, ids, ports, process ids, temp paths, rate-limit resets, and the offline
  *     weather's numbers;
@@ -78,6 +79,9 @@ export const DROPPED_LINES = [
   /^\s*• (?:turbo \d|Packages in scope:|Running \S+ in \d+ packages?|Remote caching)/,
   /^\s*(?:Tasks|Cached|Time):\s{2,}/,
   /^\s*>>> FULL TURBO/,
+  // The build's progress before `pnpm ask`/`demo`/`chat` (scripts/lib/build-progress.mjs), e.g.
+  // "build:  3/12 services/agent (21 s)": it shows only when something changed since their last build.
+  /^build: {2}\S/,
   // pnpm's last word when a script fails: " ELIFECYCLE  Command failed with exit code 1."
   /^\s*ELIFECYCLE\s+Command failed/,
 ];

@@ -88,6 +88,21 @@ describe('compareOutput', () => {
     );
   });
 
+  it('ignores the build progress that pnpm ask prints when it builds first', () => {
+    const actual = [
+      '> mcp-workshop@0.1.0 ask /srv/mcp-workshop',
+      "> node scripts/build-if-stale.mjs --run dev/launcher/dist/cli.js ask 'What is 6 * 7?'",
+      'build:  turbo run build, 12 packages (no build recorded yet)',
+      'build:  still building packages/shared (6 s)',
+      'build:  1/12 packages/shared (7 s)',
+      "build:  done in 62 s: 12 built, 0 from turbo's cache",
+      'answer: 42',
+    ].join('\n');
+    assert.ok(compareOutput('answer: 42', actual).ok);
+    // One space after the colon is somebody's output, not the build's.
+    assert.equal(compareOutput('answer: 42', 'build: x\nanswer: 42').ok, false);
+  });
+
   it('ignores blank lines, colours, and the banners of pnpm and turbo', () => {
     const actual = [
       '',

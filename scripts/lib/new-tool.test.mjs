@@ -22,6 +22,36 @@ const RUN_TIMEOUT_MS = 60_000;
 const SUITE_TIMEOUT_MS = 8 * RUN_TIMEOUT_MS;
 const RECORDED = 'as recorded for the workshop’s own';
 
+/** Runs `node scripts/new-tool.mjs ...args` in the copy; returns its exit status and output. */
+function newTool(dir, args) {
+  const result = spawnSync(process.execPath, ['scripts/new-tool.mjs', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: RUN_TIMEOUT_MS,
+  });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: result.stdout, output: `${result.stdout}\n${result.stderr}` };
+}
+
+/** Runs biome as `pnpm lint` does, on `files` of the copy. */
+function lint(dir, files) {
+  const biome = path.join(dir, 'node_modules/@biomejs/biome/bin/biome');
+  return spawnSync(process.execPath, [biome, 'check', '--error-on-warnings', ...files], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: RUN_TIMEOUT_MS,
+  });
+}
+
+/** Runs tsc on the catalogue with `tsconfig` (its sources, or its views), as `pnpm typecheck` does. */
+function typecheck(dir, tsconfig) {
+  return spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', tsconfig, '--noEmit'], {
+    cwd: path.join(dir, SERVER),
+    encoding: 'utf8',
+    timeout: RUN_TIMEOUT_MS,
+  });
+}
+
 /** Runs vitest on `files` in the copy's catalogue, with CI=true or with no CI at all. */
 function vitest(dir, files, { ci }) {
   const env = { ...process.env, NO_COLOR: '1' };
@@ -87,22 +117,9 @@ describe('pnpm new-tool, then the tests it touches', { timeout: SUITE_TIMEOUT_MS
 
   it('leaves files that pass biome and tsc, as pnpm lint and pnpm typecheck run them', () => {
     const files = [TOOL, TOOL.replace(/\.ts$/, '.test.ts'), `${SERVER}/src/tools/index.ts`];
-    const biome = path.join(dir, 'node_modules/@biomejs/biome/bin/biome');
-    const lint = spawnSync(process.execPath, [biome, 'check', '--error-on-warnings', ...files], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: RUN_TIMEOUT_MS,
-    });
-    assert.equal(lint.status, 0, `${lint.stdout}\n${lint.stderr}`);
-    const tsc = spawnSync(
-      process.execPath,
-      ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'],
-      {
-        cwd: path.join(dir, SERVER),
-        encoding: 'utf8',
-        timeout: RUN_TIMEOUT_MS,
-      },
-    );
+    const biome = lint(dir, files);
+    assert.equal(biome.status, 0, `${biome.stdout}\n${biome.stderr}`);
+    const tsc = typecheck(dir, 'tsconfig.json');
     assert.equal(tsc.status, 0, `${tsc.stdout}\n${tsc.stderr}`);
   });
 
@@ -114,6 +131,12 @@ describe('pnpm new-tool, then the tests it touches', { timeout: SUITE_TIMEOUT_MS
     assert.notEqual(status, 0, output);
     assert.match(output, new RegExp(`FAIL .*${RECORDED}`));
     assert.match(output, /Changed\. /);
+    // It says what to do about a change made on purpose, not only that the bytes differ.
+    assert.match(
+      output,
+      /The listing of get_time is not as recorded in __snapshots__\/server-lists\.json\.snap\. If you changed it on purpose/,
+    );
+    assert.match(output, /vitest run src\/server-lists\.test\.ts -u/);
   });
 
   it('still fails when a workshop tool is no longer registered', () => {
@@ -133,5 +156,121 @@ describe('pnpm new-tool, then the tests it touches', { timeout: SUITE_TIMEOUT_MS
     assert.match(output, new RegExp(`FAIL .*${NAME} is declared in its own file`));
     assert.match(output, new RegExp(`${NAME}: input field "text" needs a \\.describe\\(\\)`));
     assert.doesNotMatch(output, new RegExp(`FAIL .*${RECORDED}`));
+  });
+});
+
+const VIEW_NAME = 'echo_card';
+const VIEW_TOOL = `${SERVER}/src/tools/echo-card.ts`;
+const VIEW_URI = 'ui://workshop/echo-card';
+/** What `--view` writes besides the tool and its test, and what it edits. */
+const VIEW_FILES = [
+  VIEW_TOOL,
+  `${SERVER}/src/tools/echo-card.test.ts`,
+  `${SERVER}/views/echo-card.html`,
+  `${SERVER}/views/echo-card/main.ts`,
+];
+const VIEW_EDITS = [`${SERVER}/src/tools/index.ts`, `${SERVER}/src/resources/views.ts`];
+/**
+ * The catalogue's tests that pin its tool and view lists (they follow the registered ones), and
+ * the new tool's own test, which reads its built view.
+ */
+const VIEW_TESTS = [
+  'src/server-lists.test.ts',
+  'src/resources/views.test.ts',
+  'src/resources/index.test.ts',
+  'src/tools/tool-views.test.ts',
+  'src/tools/echo-card.test.ts',
+];
+
+describe('pnpm new-tool --view, then the catalogue tests', { timeout: SUITE_TIMEOUT_MS }, () => {
+  let dir;
+  let dryRun;
+  let scaffold;
+  let original;
+  const exists = (file) => fs.existsSync(path.join(dir, file));
+  before(() => {
+    dir = makeScratchCopy(ROOT);
+    original = Object.fromEntries(
+      VIEW_EDITS.map((file) => [file, fs.readFileSync(path.join(dir, file), 'utf8')]),
+    );
+    dryRun = newTool(dir, [VIEW_NAME, '--view', '--dry-run']);
+    assert.equal(dryRun.status, 0, dryRun.output);
+    assert.deepEqual(VIEW_FILES.filter(exists), [], 'the dry run wrote files');
+    for (const file of VIEW_EDITS)
+      assert.equal(
+        fs.readFileSync(path.join(dir, file), 'utf8'),
+        original[file],
+        `the dry run edited ${file}`,
+      );
+    scaffold = newTool(dir, [VIEW_NAME, '--view']);
+    assert.equal(scaffold.status, 0, scaffold.output);
+  });
+  after(() => {
+    if (dir) removeScratchCopy(dir);
+  });
+
+  it('shows every file and edit in the dry run, and writes them all', () => {
+    for (const file of VIEW_FILES) assert.match(dryRun.stdout, new RegExp(`would create ${file}`));
+    assert.match(dryRun.stdout, /would register echoCard in services\/mcp-server\/src\/tools\/index\.ts/);
+    assert.match(
+      dryRun.stdout,
+      new RegExp(`would register ${VIEW_URI} in services/mcp-server/src/resources/views\\.ts`),
+    );
+    assert.match(dryRun.stdout, new RegExp(`\\+ +\\d+ export const ECHO_CARD_VIEW_URI = '${VIEW_URI}';`));
+    assert.match(dryRun.stdout, /would build the views/);
+    assert.deepEqual(
+      VIEW_FILES.filter((file) => !exists(file)),
+      [],
+    );
+    assert.ok(exists(`${SERVER}/dist/views/echo-card.html`), scaffold.output);
+    assert.match(scaffold.stdout, /built {6}services\/mcp-server\/dist\/views\/echo-card\.html/);
+    const tool = fs.readFileSync(path.join(dir, VIEW_TOOL), 'utf8');
+    assert.match(tool, /ui: \{ resourceUri: ECHO_CARD_VIEW_URI \}/);
+  });
+
+  it('passes the tests that pin the tool and view lists with CI=true, and leaves the snapshot as it was', () => {
+    const snapshot = path.join(dir, SNAPSHOT);
+    const recorded = fs.readFileSync(snapshot, 'utf8');
+    const { status, output } = vitest(dir, VIEW_TESTS, { ci: true });
+    assert.equal(status, 0, output);
+    assert.match(output, new RegExp(`${VIEW_NAME} is declared in its own file`));
+    assert.match(output, new RegExp(`reads ${VIEW_URI} as one self-contained HTML document`));
+    assert.match(output, /names, for every tool with a view, a ui:\/\/ resource that is listed/);
+    assert.match(output, /serves its view as one self-contained MCP Apps document/);
+    assert.equal(fs.readFileSync(snapshot, 'utf8'), recorded);
+  });
+
+  it('leaves files that pass biome and tsc (the sources and the views), as pnpm lint and pnpm typecheck run them', () => {
+    const biome = lint(dir, [...VIEW_FILES, ...VIEW_EDITS]);
+    assert.equal(biome.status, 0, `${biome.stdout}\n${biome.stderr}`);
+    for (const tsconfig of ['tsconfig.json', 'views/tsconfig.json']) {
+      const tsc = typecheck(dir, tsconfig);
+      assert.equal(tsc.status, 0, `${tsconfig}: ${tsc.stdout}\n${tsc.stderr}`);
+    }
+  });
+
+  it('fails the view tests, naming the fix, when a tool names a view that is not registered', () => {
+    const edit = (text) => text.replace(/^ {4}\{\n {6}uri: ECHO_CARD_VIEW_URI,[\s\S]*?\n {4}\},\n/m, '');
+    const { status, output } = withEdit(dir, VIEW_EDITS[1], edit, () =>
+      vitest(dir, ['src/tools/tool-views.test.ts', 'src/resources/views.test.ts'], { ci: true }),
+    );
+    assert.notEqual(status, 0, output);
+    assert.match(
+      output,
+      new RegExp(`echo_card names the view ${VIEW_URI}, which resources/list does not have`),
+    );
+    assert.match(
+      output,
+      /dist\/views\/echo-card\.html \(from views\/echo-card\.html\) is served as no ui:\/\/ resource/,
+    );
+  });
+
+  it('refuses a name whose view page or folder exists, and writes nothing', () => {
+    for (const name of ['weather_forecast', 'weather']) {
+      const { status, output } = newTool(dir, [name, '--view']);
+      assert.equal(status, 2, output);
+      assert.match(output, /already exists; pick another name/);
+      assert.ok(!exists(`${SERVER}/src/tools/${name.replaceAll('_', '-')}.ts`));
+    }
   });
 });

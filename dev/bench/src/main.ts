@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureAgentOverhead, measurePnpmAsk } from './agent-overhead.js';
 import { measureColdStart } from './cold-start.js';
+import { measureDevLoop } from './dev-loop.js';
 import { measureHeapOverCalls, measureIdleSessions } from './memory.js';
 import { PLANS, SECTIONS } from './plan.js';
 import { type Goal, printReport } from './report.js';
@@ -66,6 +67,7 @@ async function main(): Promise<number> {
           addsPerRound: plan.scaleAdds,
         })
       : undefined,
+    devLoop: only.has('dev-loop') ? await measureDevLoop(plan.devLoopSaves) : undefined,
   };
   const goals: Goal[] = printReport(report, plan);
   const broken = goals.filter((goal) => goal.kind === 'correctness' && !goal.met);

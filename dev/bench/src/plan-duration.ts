@@ -46,6 +46,10 @@ export const REFERENCE_RATES = {
   sdkBuildSeconds: 1,
   /** turbo's up-to-date check that `pnpm bench` runs first. */
   buildCheckSeconds: 5,
+  /** `catalogue-dev` up and its first catalogue loaded, on a scratch copy. */
+  devLoopStartSeconds: 5,
+  /** One timed save of the dev loop, its pause included. */
+  devLoopSaveSeconds: 0.6,
 };
 
 /** The load balancer section: three replicas, two HAProxies, three paths (direct, → 1, → 3). */
@@ -106,6 +110,7 @@ export function plannedSeconds(plan: Plan, rates = REFERENCE_RATES): Record<stri
       rates.spawnSeconds + // the OTLP receiver
       TELEMETRY_MODES.length * plan.coldStarts * rates.spawnSeconds +
       plan.rounds * TELEMETRY_MODES.length * telemetryRound,
+    devLoop: rates.devLoopStartSeconds + (plan.devLoopSaves + 1) * rates.devLoopSaveSeconds,
   };
 }
 

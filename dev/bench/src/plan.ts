@@ -17,6 +17,8 @@ export interface Plan {
   askRepeats: number;
   scaleAdds: number;
   scaleListed: number;
+  /** Saves timed in the dev-loop section, after the first (which adds the probe tool). */
+  devLoopSaves: number;
 }
 
 /** Full run: the figures the README quotes. Smoke: seconds per section, to prove it still runs. */
@@ -34,6 +36,7 @@ export const PLANS: Readonly<Record<'full' | 'smoke', Plan>> = {
     // 50 seeded + 200 warm-up + 5,000 measured adds per fresh database: half the 10,000-task cap.
     scaleAdds: 5_000,
     scaleListed: 50,
+    devLoopSaves: 10,
   },
   smoke: {
     connections: 10,
@@ -47,6 +50,7 @@ export const PLANS: Readonly<Record<'full' | 'smoke', Plan>> = {
     askRepeats: 1,
     scaleAdds: 300,
     scaleListed: 50,
+    devLoopSaves: 2,
   },
 };
 
@@ -58,4 +62,5 @@ export const SECTIONS = [
   'agent',
   'scale',
   'telemetry',
+  'dev-loop',
 ] as const;

@@ -5,6 +5,7 @@
  */
 import type { AgentOverhead } from './agent-overhead.js';
 import type { ColdStartRow } from './cold-start.js';
+import type { DevLoopReport } from './dev-loop.js';
 import type { HeapRow, SessionMemoryRow } from './memory.js';
 import { LB_TOOL, type ScaleReport } from './scale.js';
 import type { SeriesRow } from './sdk-series.js';
@@ -21,6 +22,7 @@ export interface Report {
   askMs?: number;
   scale?: ScaleReport;
   telemetry?: TelemetryReport;
+  devLoop?: DevLoopReport;
 }
 
 export interface Goal {
@@ -188,6 +190,7 @@ export function printReport(
 
   if (report.scale) printScale(report.scale, plan, goal);
   if (report.telemetry) printTelemetry(report.telemetry, plan, goal);
+  if (report.devLoop) printDevLoop(report.devLoop, goal);
 
   console.log('\n## Goals\n');
   for (const g of goals)
@@ -475,4 +478,52 @@ function printTelemetry(
       r.received.spans >= 0.99 * expected,
     );
   }
+}
+
+/** Goals of the participant's loop: a save shows within 1 s (the goal) and never past 2 s (the hold). */
+const DEV_LOOP_GOAL_MS = 1_000;
+const DEV_LOOP_HOLD_MS = 2_000;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** `pnpm dev`: from a save to the change in `tools/list` and to a call answering the new way. */
+function printDevLoop(
+  loop: DevLoopReport,
+  goal: (text: string, met: boolean, kind?: Goal['kind']) => void,
+): void {
+  console.log(
+    `\n## The participant's loop (\`pnpm dev\`, one session open, ${loop.saves} saves of one tool)\n`,
+  );
+  const most = (values: readonly number[]) => Math.max(...values);
+  console.log(
+    table(
+      ['from the save to', 'median ms', 'slowest ms', 'first save (adds the tool) ms'],
+      [
+        [
+          'the change in tools/list',
+          fixed(median(loop.visibleMs)),
+          fixed(most(loop.visibleMs)),
+          fixed(loop.firstVisibleMs),
+        ],
+        [
+          'a call answering the new way',
+          fixed(median(loop.answerMs)),
+          fixed(most(loop.answerMs)),
+          fixed(loop.firstAnswerMs),
+        ],
+      ],
+    ),
+  );
+  goal(
+    `save → visible in tools/list: median ≤ ${DEV_LOOP_GOAL_MS} ms`,
+    median(loop.visibleMs) <= DEV_LOOP_GOAL_MS,
+  );
+  goal(`save → answer: median ≤ ${DEV_LOOP_GOAL_MS} ms`, median(loop.answerMs) <= DEV_LOOP_GOAL_MS);
+  goal(
+    `save → answer, every save (the first included): ≤ ${DEV_LOOP_HOLD_MS} ms`,
+    Math.max(loop.firstAnswerMs, ...loop.answerMs) <= DEV_LOOP_HOLD_MS,
+  );
 }

@@ -5,14 +5,21 @@
  * note for each decision, so the person sees which server and which model answered.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { LauncherEnv } from './env.js';
 import type { Command, LaunchPlan, Lookup } from './plan.js';
 import { planLaunch } from './plan.js';
 import { isListening } from './probe.js';
 import { dialable, type RunningService, startService } from './service-process.js';
 import { DEMO_MODEL, MCP_SERVER, type ServiceSpec } from './services.js';
+import { staleCatalogueWarning } from './staleness.js';
+
+/** The catalogue's package folder, whose sources a running server is compared with. */
+const CATALOGUE_ROOT = dirname(
+  createRequire(import.meta.url).resolve('@mcp-workshop/mcp-server/package.json'),
+);
 
 export interface Launched {
   /** Variables to set for the agent on top of the caller's environment. */
@@ -55,6 +62,11 @@ export async function launch(
           ? `started the workshop MCP server at ${found.url} (process ${found.pid}, ${where}).`
           : `using the MCP server already listening at ${found.url}; stop it for a fresh one.`,
       );
+      // A server this launcher did not start may predate the last save: never talk to it in silence.
+      const stale = found.started
+        ? undefined
+        : await staleCatalogueWarning(new URL(found.url).origin, CATALOGUE_ROOT);
+      if (stale) notes.push(`WARNING: ${stale}`);
     }
     if (model.value) {
       const found = model.value;

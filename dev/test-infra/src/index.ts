@@ -8,13 +8,15 @@ export type { StopChildOptions } from './free-port.js';
 export { freePort, stopChild } from './free-port.js';
 export type { HaproxyBackend, RunningHaproxy, StartHaproxyOptions } from './haproxy.js';
 export { accepts, HAPROXY_CONFIG_PATH, loopbackConfig, startHaproxy } from './haproxy.js';
-export type { Era, JsonRpcMessage } from './mcp-http.js';
+export type { Era, JsonRpcMessage, ListenStream } from './mcp-http.js';
 export {
   ERAS,
   EraClient,
+  LISTEN_WAIT_MS,
   MCP_HEADERS,
   MODERN_META,
   mcpNameHeader,
+  openListenStream,
   openRawSession,
   postInitialize,
   postModern,

@@ -180,3 +180,59 @@ export class EraClient {
     return { status: response.status, text: await response.text() };
   }
 }
+
+/** How long `ListenStream.waitFor` waits for what a stream should hear; events arrive in milliseconds. */
+export const LISTEN_WAIT_MS = 5_000;
+
+/** A 2026-07-28 `subscriptions/listen` stream, read as it arrives. */
+export interface ListenStream {
+  status: number;
+  /** Everything the stream carried so far, as raw SSE text. */
+  heard(): string;
+  /** Whether `needle` arrives within {@link LISTEN_WAIT_MS} (bounded, in 20 ms steps). */
+  waitFor(needle: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Opens a `subscriptions/listen` stream asking for `notifications`; `headers` may carry a token. */
+export async function openListenStream(
+  mcpUrl: string,
+  notifications: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<ListenStream> {
+  const abort = new AbortController();
+  const response = await fetch(mcpUrl, {
+    method: 'POST',
+    headers: {
+      ...MCP_HEADERS,
+      ...headers,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'subscriptions/listen',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'subscriptions/listen',
+      params: { notifications, _meta: MODERN_META },
+    }),
+    signal: abort.signal,
+  });
+  let text = '';
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body ?? []) text += decoder.decode(chunk, { stream: true });
+  })().catch(() => undefined);
+  return {
+    status: response.status,
+    heard: () => text,
+    async waitFor(needle) {
+      for (let waited = 0; waited < LISTEN_WAIT_MS && !text.includes(needle); waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      return text.includes(needle);
+    },
+    async close() {
+      abort.abort();
+      await reading;
+    },
+  };
+}

@@ -5,6 +5,7 @@
  * list_cities's result from the host through ext-apps' `App`, and draws one table row per city.
  * Loaded by `cities-view.html`; the check builds both into one file.
  */
+import { resultText } from '@mcp-workshop/shared';
 import { App } from '@modelcontextprotocol/ext-apps';
 
 /** What the view draws of each city. */
@@ -35,7 +36,7 @@ app.ontoolresult = (result) => {
   if (result.isError) {
     // A failed call says why in its text; the model read the same words.
     body.replaceChildren();
-    showStatus(result.content.map((block) => (block.type === 'text' ? block.text : '')).join(' '));
+    showStatus(resultText(result));
     return;
   }
   const cities = citiesOf(result.structuredContent);

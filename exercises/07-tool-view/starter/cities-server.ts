@@ -5,10 +5,9 @@
  * checks both. The catalogue does the same for get_weather: `services/mcp-server/src/resources/views.ts`.
  */
 import { defineTool, listCitiesSpec } from '@mcp-workshop/mcp-server';
-import type { McpServer } from '@modelcontextprotocol/server';
-
-// TODO(exercise 07): you will need these to offer the view.
+// TODO(exercise 07): you will need these to offer the view; uncomment the line, here where it sits.
 // import { RESOURCE_MIME_TYPE, registerAppResource } from '@modelcontextprotocol/ext-apps/server';
+import type { McpServer } from '@modelcontextprotocol/server';
 
 export const CITIES_VIEW_URI = 'ui://cities/list';
 

@@ -7,7 +7,9 @@
  * The catalogue's views do the same: `services/mcp-server/views/weather/main.ts`.
  */
 
-// TODO(exercise 07): you will need the App class.
+// TODO(exercise 07): you will need the App class, and resultText for a failed result's text.
+// Uncomment both lines, here where they sit.
+// import { resultText } from '@mcp-workshop/shared';
 // import { App } from '@modelcontextprotocol/ext-apps';
 
 /** What the view draws of each city. */
@@ -36,7 +38,8 @@ export function showStatus(text: string): void {
 // TODO(exercise 07): set app.ontoolresult, which the host calls with list_cities's result:
 // - fill <tbody id="cities"> with one <tr> per city of citiesOf(result.structuredContent),
 //   with two <td>: the city's name and its country. Set their textContent, never innerHTML;
-// - when result.isError, draw no rows and show the result's text with showStatus.
+// - when result.isError, draw no rows and show the result's text with showStatus: resultText(result)
+//   gives it (result.content[0].text does not compile: a block may be an image, or missing).
 
 // TODO(exercise 07): connect to the host with app.connect(). It returns a promise: show a failure
 // with showStatus.

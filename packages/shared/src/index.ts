@@ -6,7 +6,7 @@ export { commaList, EnvError, parseEnv } from './env.js';
 export { ToolError, WorkshopError } from './errors.js';
 export { escapeHtml } from './html.js';
 export type { ListResult, OkOptions, SafeFailure, StructuredToolResult } from './result.js';
-export { fail, failFromError, ok, okList, okText } from './result.js';
+export { fail, failFromError, ok, okList, okText, resultText } from './result.js';
 export type {
   Annotations,
   AudioContent,

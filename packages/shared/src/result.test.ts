@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ToolError } from './errors.js';
-import { fail, failFromError, ok, okList, okText } from './result.js';
+import { fail, failFromError, ok, okList, okText, resultText } from './result.js';
 import { validateToolResult } from './validate.js';
 
 /** The text of the content block at `index`, or undefined when it is missing or not text. */
@@ -235,5 +235,39 @@ describe('every builder', () => {
       failFromError(new Error('x')).result,
     ];
     for (const result of results) expect(typeof result.isError).toBe('boolean');
+  });
+});
+
+describe('resultText', () => {
+  it("reads a fail()'s message back", () => {
+    expect(resultText(fail('No cities for country "Atlantis".'))).toBe('No cities for country "Atlantis".');
+  });
+
+  it("joins an ok()'s text blocks, the JSON first and then the summary", () => {
+    expect(resultText(ok({ a: 1 }, { summary: 'One a.' }))).toBe('{"a":1}\nOne a.');
+  });
+
+  it('skips blocks that are not text, and trims', () => {
+    const result = {
+      content: [
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        { type: 'text', text: '  first ' },
+        { type: 'text', text: 7 },
+        { type: 'text', text: 'second  ' },
+      ],
+    };
+    expect(resultText(result)).toBe('first \nsecond');
+  });
+
+  it.each([
+    ['undefined', undefined],
+    ['null', null],
+    ['a string', 'text'],
+    ['a result without content', { isError: true }],
+    ['content that is not a list', { content: 'text' }],
+    ['an empty content list', { content: [] }],
+    ['a list of non-blocks', { content: [null, 1, 'text'] }],
+  ])('gives an empty string for %s, without throwing', (_label, value) => {
+    expect(resultText(value)).toBe('');
   });
 });

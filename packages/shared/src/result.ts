@@ -5,7 +5,7 @@
  * in `structuredContent` for clients that read it, and an explicit `isError`.
  */
 import { ToolError } from './errors.js';
-import { type CallToolResult, isPlainObject, type StructuredContent } from './schemas.js';
+import { type CallToolResult, isPlainObject, isRecord, type StructuredContent } from './schemas.js';
 
 /** A successful result with data: `structuredContent` plus the same JSON as text. */
 export type StructuredToolResult<T extends StructuredContent> = CallToolResult & {
@@ -105,4 +105,22 @@ export function failFromError(error: unknown): SafeFailure {
     ),
     ref,
   };
+}
+
+/**
+ * The text a result carries: its text blocks joined by line breaks and trimmed, '' when it has none.
+ * For a `fail()` that is the message (written for the model, and fit to show a person); for an `ok()`,
+ * the JSON and then the summary. It reads any value and never throws, so it takes a result as a
+ * client (`callTool`) or an MCP Apps view (`ontoolresult`) receives it, without a cast:
+ * `result.content[0].text` does not type-check, because a block may be an image and may be missing.
+ */
+export function resultText(result: unknown): string {
+  const content = isRecord(result) ? result.content : undefined;
+  if (!Array.isArray(content)) return '';
+  return content
+    .flatMap((block) =>
+      isRecord(block) && block.type === 'text' && typeof block.text === 'string' ? [block.text] : [],
+    )
+    .join('\n')
+    .trim();
 }

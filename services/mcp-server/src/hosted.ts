@@ -5,9 +5,12 @@
  * and resources need. `index.ts`, `local-server.ts` and the HTTP tests all hand over the same.
  */
 import type { AppOptions, ScopePolicy } from '@mcp-workshop/mcp-host';
+import type { HostTelemetry } from '@mcp-workshop/mcp-host/telemetry';
 import type { ServerDeps } from './deps.js';
+import type { ServerEnv } from './env.js';
 import { prompts } from './prompts/index.js';
 import { publishTaskChanges } from './resources/publish.js';
+import { weatherViewDomains } from './resources/views.js';
 import { scopePolicy } from './scopes.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
 import { tools } from './tools/index.js';
@@ -22,6 +25,23 @@ export function hostedCatalogue(deps: ServerDeps, options: McpServerOptions = {}
     // Notifications come from the same emitter the task store announces on.
     publishEvents: (bus) => publishTaskChanges(deps.taskEvents, bus),
     checkReady: deps.checkReady,
+  };
+}
+
+/** The catalogue's settings from a validated environment: what `node dist/index.js` and `pnpm dev` serve with. */
+export function catalogueOptions(env: ServerEnv, telemetry?: HostTelemetry): McpServerOptions {
+  return {
+    pageSize: env.MCP_PAGE_SIZE,
+    conformance: env.MCP_CONFORMANCE,
+    ...(telemetry && { telemetry }),
+    // The weather view's CSP names Open-Meteo only when that provider answers.
+    views: {
+      weatherConnectDomains: weatherViewDomains({
+        provider: env.WEATHER_PROVIDER,
+        geocodingUrl: env.OPEN_METEO_GEOCODING_URL,
+        forecastUrl: env.OPEN_METEO_FORECAST_URL,
+      }),
+    },
   };
 }
 

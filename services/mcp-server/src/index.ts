@@ -22,8 +22,8 @@ const importModule = (specifier: string): Promise<unknown> => import(specifier);
 
 enableCompileCache();
 if (process.sourceMapsEnabled) {
-  // `--enable-source-maps` (`pnpm dev`): Node's own loader, the only one whose stack traces Node
-  // maps back to the TypeScript. The chunks find the import function as a global instead.
+  // `node --enable-source-maps dist/index.js`: Node's own loader, the only one whose stack traces
+  // Node maps back to the TypeScript. The chunks find the import function as a global instead.
   Object.defineProperty(globalThis, IMPORT_PARAMETER, { value: importModule });
   createRequire(import.meta.url)(MAIN);
 } else {

@@ -62,6 +62,30 @@ function onlyRecordedTools(lists: Lists, recorded: ReadonlySet<string> | undefin
   return { ...lists, 'tools/list': { ...toolsList, tools: kept } };
 }
 
+/** What to do when the snapshot test fails: printed before the diff, so nobody has to guess. */
+const RECORD_HINT =
+  'is not as recorded in __snapshots__/server-lists.json.snap. If you changed it on purpose (e.g. gave a ' +
+  'workshop tool a view), record it with `pnpm --filter @mcp-workshop/mcp-server exec vitest run ' +
+  'src/server-lists.test.ts -u` and review its diff: it is exactly what every client and model will see. ' +
+  'What changed is in the snapshot diff below';
+
+/**
+ * What of `lists` (the recorded tools only) differs from the snapshot, e.g. `list_cities` or
+ * `get_time (no longer registered)`; empty when it matches or when nothing is recorded.
+ */
+function changedSinceRecorded(lists: Lists, recorded: ReadonlySet<string> | undefined): string[] {
+  if (!recorded) return [];
+  const snapshot = JSON.parse(readFileSync(SNAPSHOT_PATH, 'utf8')) as Lists;
+  if (JSON.stringify(onlyRecordedTools(lists, recorded)) === JSON.stringify(snapshot)) return [];
+  const now = new Map(listedTools(lists).map((tool) => [tool.name, JSON.stringify(tool)]));
+  const tools = listedTools(snapshot).flatMap((tool) => {
+    const listed = now.get(tool.name);
+    if (listed === undefined) return [`${tool.name} (no longer registered)`];
+    return listed === JSON.stringify(tool) ? [] : [tool.name];
+  });
+  return tools.length > 0 ? tools : ['the prompts, the templates or the order of the tools'];
+}
+
 async function fetchLists(rpc: RawRpc): Promise<Lists> {
   const lists: Partial<Lists> = {};
   for (const method of LIST_METHODS) lists[method] = await rpc.request(method);
@@ -79,6 +103,8 @@ describe('createMcpServer lists', () => {
     // The second answer comes from the caches the first one filled: the same bytes, every tool included.
     const second = await fetchLists(rpc);
     expect(JSON.stringify(second)).toBe(JSON.stringify(first));
+    const changed = changedSinceRecorded(first, recorded);
+    expect.soft(changed, `The listing of ${changed.join(', ')} ${RECORD_HINT}`).toEqual([]);
     for (const lists of [first, second]) {
       // Indented for a readable diff; the key order, which is the byte order, is kept.
       await expect(`${JSON.stringify(onlyRecordedTools(lists, recorded), null, 2)}\n`).toMatchFileSnapshot(

@@ -39,6 +39,11 @@ export interface McpServerOptions {
    * (`weatherViewDomains(...)`). Without it the views allow no outside origin.
    */
   views?: ViewOptions;
+  /**
+   * Says the lists may change while connected (`pnpm dev` reloads the catalogue on save, and the
+   * host then sends list_changed); off, the tool list is fixed for the life of the process.
+   */
+  listChanged?: boolean;
 }
 
 export function createMcpServer(deps: ToolDeps, options: McpServerOptions = {}): McpServer {
@@ -46,15 +51,15 @@ export function createMcpServer(deps: ToolDeps, options: McpServerOptions = {}):
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'MCP Workshop Server' },
     {
-      // listChanged is explicit: the tool list is fixed for the life of the process.
-      capabilities: { tools: { listChanged: false }, logging: {} },
+      // listChanged is explicit: without a reloading host the tool list is fixed for the life of the process.
+      capabilities: { tools: { listChanged: options.listChanged ?? false }, logging: {} },
       instructions: SERVER_INSTRUCTIONS,
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
     },
   );
   for (const tool of tools) tool.register(server, deps);
   registerResources(server, deps, { pageSize, ...(options.views && { views: options.views }) });
-  registerPrompts(server, deps, { pageSize });
+  registerPrompts(server, deps, { pageSize, ...(options.listChanged && { listChanged: true }) });
   if (options.conformance) registerConformanceFixtures(server);
   // After every completable: task id completions need to know who asks (see request-caller.ts).
   installCompletionCaller(server);

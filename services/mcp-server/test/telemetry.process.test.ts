@@ -375,12 +375,19 @@ describe('logs', () => {
 });
 
 describe('telemetry off', () => {
+  /** The import reporters' folders, removed once this block's servers have stopped. */
+  const reporterDirs: string[] = [];
+  afterAll(() => {
+    for (const dir of reporterDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
   /**
    * A module hook (node:module `register`) preloaded with --import: it prints every module the
    * process resolves whose URL names OpenTelemetry, so "never loaded" is observed, not assumed.
    */
   function importReporter(): string {
     const dir = mkdtempSync(join(tmpdir(), 'otel-imports-'));
+    reporterDirs.push(dir);
     writeFileSync(
       join(dir, 'hooks.mjs'),
       'export async function resolve(specifier, context, next) {\n' +

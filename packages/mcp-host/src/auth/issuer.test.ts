@@ -58,31 +58,32 @@ function fakeClock() {
 }
 
 describe('discoverIssuer', () => {
-  // discoverIssuer loads the client SDK on its first call. Loaded here, that one-time cost cannot
-  // eat into the first test's 700 ms on a busy machine and leave it fewer waits to count.
+  // discoverIssuer loads the client SDK on its first call; loaded here, it is not part of a test.
   beforeAll(() => import('@modelcontextprotocol/client'));
 
   it('waits for an issuer that starts after the server, then finds it', async () => {
     const port = await freePort();
     const issuer = `http://127.0.0.1:${port}`;
-    const late = setTimeout(
-      () =>
-        void listen(
-          serveMetadata(() => issuer),
-          port,
-        ),
-      700,
-    );
+    // The issuer comes up while the second wait is announced, not after a fixed time: on a busy
+    // machine one refused attempt can take longer than any delay a test could pick.
+    let started: Promise<unknown> | undefined;
     const waits: DiscoveryWait[] = [];
-    try {
-      const found = await discoverIssuer(issuer, { deadlineMs: 10_000, onWait: (wait) => waits.push(wait) });
-      expect(found.issuer).toBe(issuer);
-      expect(found.jwksUri.href).toBe(`${issuer}/jwks`);
-    } finally {
-      clearTimeout(late);
-    }
-    // 250 + 500 ms of waits are not enough for a 700 ms delay: at least two, doubling.
-    expect(waits.length).toBeGreaterThanOrEqual(2);
+    const found = await discoverIssuer(issuer, {
+      deadlineMs: 10_000,
+      onWait: (wait) => {
+        waits.push(wait);
+        if (waits.length === 2)
+          started = listen(
+            serveMetadata(() => issuer),
+            port,
+          );
+      },
+    });
+    await started;
+    expect(found.issuer).toBe(issuer);
+    expect(found.jwksUri.href).toBe(`${issuer}/jwks`);
+    // Refused twice, waiting 250 then 500 ms (doubling), and found on the third attempt.
+    expect(waits).toHaveLength(2);
     expect(waits[0]).toMatchObject({ issuerUrl: issuer, attempt: 1, delayMs: 250, reason: 'fetch failed' });
     expect(waits[1]?.delayMs).toBe(500);
   });

@@ -99,6 +99,11 @@ export interface AppOptions {
   auth?: AppAuthOptions;
   /** Per-client rate limits (`MCP_RATE_LIMIT_PER_MINUTE`, `MCP_HANDSHAKE_RATE_LIMIT_PER_MINUTE`); none when absent. */
   rateLimits?: RateLimitOptions;
+  /**
+   * Lets `HostApp.reload` swap the catalogue while serving (`pnpm dev`): each 2025 session then
+   * also keeps what a new instance must hear again. Off (the default), a reload throws.
+   */
+  reloadable?: boolean;
   /** Whether what the server needs (a database, say) answers, for `GET /health/ready`; always ready when absent. */
   checkReady?: () => Promise<Readiness>;
   /**
@@ -127,15 +132,26 @@ export interface HostApp {
   close(): Promise<void>;
   /** How many `McpServer` instances were built so far: sessions, pooled per-request ones, the curl path. */
   serversBuilt(): number;
+  /**
+   * Serves a new catalogue from now on, without a restart (only with `reloadable`): `buildServer`
+   * is tried once first, so one that throws changes nothing; then pooled instances are retired,
+   * live 2025 sessions move onto new instances (same id, same streams) and hear list_changed, and
+   * so does every 2026-07-28 listen stream. Calls already running finish on the old instances.
+   */
+  reload(buildServer: () => McpServer): Promise<{ sessions: number; failed: number }>;
 }
 
 export function createApp(options: AppOptions): HostApp {
   const logger = options.logger ?? createLogger('info', { service: options.info.name });
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   let built = 0;
+  // One indirection, so a reload changes what every path (sessions, pools, the curl path) builds.
+  let currentFactory = options.buildServer;
+  /** When the catalogue being served was handed over: `/health` says it, so a tool can tell a server older than its source. */
+  let catalogueLoadedAt = new Date();
   const buildServer = () => {
     built++;
-    return options.buildServer();
+    return currentFactory();
   };
   const sessions = options.stateless
     ? undefined
@@ -176,6 +192,7 @@ export function createApp(options: AppOptions): HostApp {
     maxBodyBytes: MAX_BODY_BYTES,
     ...(options.publishEvents && { publishEvents: options.publishEvents }),
     streams,
+    ...(options.reloadable && { reloadable: true }),
     ...(resourceServer && {
       auth: {
         policy: resourceServer.policy,
@@ -241,6 +258,7 @@ export function createApp(options: AppOptions): HostApp {
       mode: sessions ? 'stateful' : 'stateless',
       sessions: sessions?.size ?? 0,
       uptimeSeconds: Math.round(process.uptime()),
+      catalogueLoadedAt: catalogueLoadedAt.toISOString(),
     });
   });
 
@@ -273,7 +291,16 @@ export function createApp(options: AppOptions): HostApp {
     if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'Internal server error');
   }) satisfies express.ErrorRequestHandler);
 
-  return { app, sessions, close: () => endpoint.close(), serversBuilt: () => built };
+  const reload = async (next: () => McpServer) => {
+    if (!options.reloadable) throw new Error('This host was not started with reloadable: true.');
+    // Built once before anything changes: a catalogue that throws while registering keeps the old one serving.
+    const probe = next();
+    await probe.close();
+    currentFactory = next;
+    catalogueLoadedAt = new Date();
+    return endpoint.reload();
+  };
+  return { app, sessions, close: () => endpoint.close(), serversBuilt: () => built, reload };
 }
 
 /** The check's answer, or not ready when it throws or takes longer than {@link READY_TIMEOUT_MS}. */

@@ -8,7 +8,7 @@
 import {
   freePort,
   MCP_HEADERS,
-  MODERN_META,
+  openListenStream,
   postInitialize,
   postModern,
   startTestIssuer,
@@ -19,9 +19,6 @@ import { discoverIssuer } from '../auth/issuer.js';
 import { startFixtureHost } from '../test-support/fixture-host.js';
 import { createFixtureFeed, FIXTURE_POLICY, NOTES_READ } from '../test-support/fixture-server.js';
 import type { HttpHost } from './start.js';
-
-/** How long a test waits for an event that should come; events arrive in milliseconds. */
-const EVENT_TIMEOUT_MS = 5_000;
 
 describe('rate limits per client', () => {
   let host: HttpHost;
@@ -60,47 +57,13 @@ describe('rate limits per client', () => {
   });
 });
 
-/** A `subscriptions/listen` stream read as it arrives, with a bounded wait for what it should hear. */
-async function listen(mcpUrl: string, token: string, uris: readonly string[]) {
-  const abort = new AbortController();
-  const response = await fetch(mcpUrl, {
-    method: 'POST',
-    headers: {
-      ...MCP_HEADERS,
-      authorization: `Bearer ${token}`,
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'subscriptions/listen',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'subscriptions/listen',
-      params: {
-        notifications: { resourceSubscriptions: uris, resourcesListChanged: true },
-        _meta: MODERN_META,
-      },
-    }),
-    signal: abort.signal,
-  });
-  let text = '';
-  const reading = (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of response.body ?? []) text += decoder.decode(chunk, { stream: true });
-  })().catch(() => undefined);
-  return {
-    status: response.status,
-    heard: () => text,
-    async waitFor(needle: string): Promise<boolean> {
-      // Bounded: EVENT_TIMEOUT_MS in 20 ms steps.
-      for (let waited = 0; waited < EVENT_TIMEOUT_MS && !text.includes(needle); waited += 20)
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      return text.includes(needle);
-    },
-    async close() {
-      abort.abort();
-      await reading;
-    },
-  };
+/** A listen stream on notes `uris` (and resource list changes), as `token`'s. */
+function listen(mcpUrl: string, token: string, uris: readonly string[]) {
+  return openListenStream(
+    mcpUrl,
+    { resourceSubscriptions: uris, resourcesListChanged: true },
+    { authorization: `Bearer ${token}` },
+  );
 }
 
 /** The fixture host with sign-in on, trusting a fresh test issuer. */

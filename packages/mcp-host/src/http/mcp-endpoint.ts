@@ -34,7 +34,8 @@ import { nodeAdapter } from './node-adapter.js';
 import { type OwnerEventBus, OwnerScopedEventBus } from './owner-bus.js';
 import { type RequestReading, readingOf } from './request-reading.js';
 import { ServerPool } from './server-pool.js';
-import type { SessionRegistry } from './sessions.js';
+import { SessionRecord, swapSessionServer } from './session-swap.js';
+import type { Session, SessionRegistry } from './sessions.js';
 import { endWithToken, type TokenClock } from './token-lifetime.js';
 import { type WaitingCalls, watchWaitingCalls } from './waiting-calls.js';
 
@@ -49,6 +50,11 @@ export interface McpEndpointOptions {
   publishEvents?: (bus: OwnerEventBus) => () => void;
   /** Long-lived streams (2025 GET streams, 2026-07-28 listen streams): per client and in all. */
   streams: ClientShares;
+  /**
+   * Whether `reload` may be called (`AppOptions.reloadable`): then each session also keeps what a
+   * new server instance must hear again (`session-swap.ts`). Off, that costs nothing.
+   */
+  reloadable?: boolean;
   /** With sign-in on: the scope policy and the token clock, for replays and stream lifetimes. */
   auth?: EndpointAuth;
 }
@@ -61,6 +67,12 @@ export interface EndpointAuth {
 
 export interface McpEndpoint {
   handle: RequestHandler;
+  /**
+   * After the factory changed (`HostApp.reload`): pooled instances are retired, every live 2025
+   * session moves onto a new instance, and every client hears list_changed. Resolves to the number
+   * of sessions moved; a session whose move failed keeps its old instance and is counted out.
+   */
+  reload(): Promise<{ sessions: number; failed: number }>;
   close(): Promise<void>;
 }
 
@@ -139,6 +151,30 @@ function needsFreshInstance(reading: RequestReading): boolean {
   );
 }
 
+/** Tells every 2026-07-28 listen stream that the tools, prompts and resources may have changed. */
+function announceListChanges(bus: OwnerScopedEventBus): void {
+  for (const kind of ['tools_list_changed', 'prompts_list_changed', 'resources_list_changed'] as const) {
+    bus.publish({ kind });
+  }
+}
+
+/**
+ * Tells a 2025 session's client, through its new instance, that the lists may have changed. An
+ * instance that does not offer a kind of list refuses that notification, and it is skipped.
+ */
+async function announceOnSession(server: McpServer): Promise<void> {
+  const low = server.server;
+  for (const send of [
+    () => low.sendToolListChanged(),
+    () => low.sendPromptListChanged(),
+    () => low.sendResourceListChanged(),
+  ]) {
+    await Promise.resolve()
+      .then(send)
+      .catch(() => undefined);
+  }
+}
+
 /** The ids of the requests a POST body carries (one message, or a 2025-03-26 batch). */
 function requestIdsIn(body: unknown): Array<string | number> {
   const ids: Array<string | number> = [];
@@ -155,7 +191,7 @@ function isListen(reading: RequestReading): boolean {
 }
 
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
-  const { buildServer, logger, sessions, maxBodyBytes, publishEvents, streams, auth } = options;
+  const { buildServer, logger, sessions, maxBodyBytes, publishEvents, streams, auth, reloadable } = options;
   const onerror = (error: Error) => logger.warn({ err: error }, 'MCP handler reported an error');
   // listen streams hear only their own owner's changes: the bus files each stream under the owner
   // of the request that opened it, which `runAs` below makes known while it is served.
@@ -206,6 +242,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         const fresh = reading.era === 'legacy' && needsFreshInstance(reading);
         await servePerRequest(req, res, reading, fresh ? unpooled : stateless.serve);
       },
+      reload: async () => {
+        for (const pool of Object.values(stateless.pools)) pool.retire();
+        announceListChanges(bus);
+        return { sessions: 0, failed: 0 };
+      },
       close: () => {
         stopPublishing();
         return stateless.handler.close();
@@ -216,6 +257,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const modern = pooledHandler(buildServer, 'reject', { onerror, maxBodyBytes, bus });
   /** Each session's calls that may wait on their client (`waiting-calls.ts`). */
   const waitingCalls = new WeakMap<NodeStreamableHTTPServerTransport, WaitingCalls>();
+  /** With reloads on: what each session's instance must hear again, and its close handler. */
+  const records = new WeakMap<
+    NodeStreamableHTTPServerTransport,
+    { record: SessionRecord; onclose: () => void }
+  >();
 
   const serveSession = async (req: Request, res: Response, reading: RequestReading, sessionId: string) => {
     const session = sessions.get(sessionId);
@@ -256,6 +302,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const stream = req.method === 'GET';
     if (stream && !openStream(req, res, reading)) return;
     res.on('close', sessions.track(session, stream ? 'stream' : 'post'));
+    if (req.method === 'POST') records.get(session.transport)?.record.note(req.body, req.auth);
     if (req.method === 'POST')
       waitingCalls.get(session.transport)?.track(requestIdsIn(req.body), res, req.auth);
     await session.transport.handleRequest(req, res, req.body);
@@ -279,9 +326,15 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         if (auth) for (const scope of scopesForReading(reading, auth.policy)) session.scopesUsed.add(scope);
       },
     });
-    transport.onclose = () => {
+    const onclose = () => {
       if (transport.sessionId) sessions.remove(transport.sessionId);
     };
+    transport.onclose = onclose;
+    if (reloadable) {
+      const record = new SessionRecord();
+      record.note(req.body, req.auth);
+      records.set(transport, { record, onclose });
+    }
     waitingCalls.set(
       transport,
       watchWaitingCalls(transport, { streams, clientKey: reading.clientKey, clock: auth?.clock }),
@@ -326,8 +379,31 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
   };
 
+  /** Moves one session onto an instance of the current catalogue; false when that failed. */
+  const moveSession = async (session: Session): Promise<boolean> => {
+    const kept = records.get(session.transport);
+    if (!kept) return false;
+    try {
+      const next = buildServer();
+      await swapSessionServer(session.transport, next, kept.record, kept.onclose);
+      session.server = next;
+      await announceOnSession(next);
+      return true;
+    } catch (error) {
+      logger.warn({ err: error, sessionId: session.id }, 'a session stays on the old catalogue');
+      return false;
+    }
+  };
+
   return {
     handle,
+    async reload() {
+      for (const pool of Object.values(modern.pools)) pool.retire();
+      const moved = await Promise.all(sessions.live().map(moveSession));
+      announceListChanges(bus);
+      const failed = moved.filter((ok) => !ok).length;
+      return { sessions: moved.length - failed, failed };
+    },
     async close() {
       stopPublishing();
       await sessions.closeAll();

@@ -5,7 +5,8 @@
  * per request; building one (tools, resources, prompts, schemas) costs far more than the call it
  * serves. An instance is lent to one request at a time and only comes back when that request's
  * response has finished and the SDK has disconnected it, so nothing of one exchange (a late
- * log, progress, a cancellation) can reach another. An aborted request's instance is dropped.
+ * log, progress, a cancellation) can reach another. An aborted request's instance is dropped, and
+ * so is every instance of a catalogue that was reloaded (`retire`).
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 
@@ -13,7 +14,9 @@ import type { McpServer } from '@modelcontextprotocol/server';
 export const MAX_IDLE_SERVERS = 32;
 
 export class ServerPool {
-  readonly #idle: McpServer[] = [];
+  #idle: McpServer[] = [];
+  /** The instances built since the last `retire`: only they may come back. */
+  #current = new WeakSet<McpServer>();
   readonly #build: () => McpServer;
   readonly #maxIdle: number;
   #built = 0;
@@ -28,13 +31,25 @@ export class ServerPool {
     const server = this.#idle.pop();
     if (server) return server;
     this.#built++;
-    return this.#build();
+    const built = this.#build();
+    this.#current.add(built);
+    return built;
   }
 
   /** Takes an instance back, unless it is still connected to an exchange or the pool is full. */
   release(server: McpServer): void {
+    if (!this.#current.has(server)) return;
     if (server.server.transport !== undefined || this.#idle.length >= this.#maxIdle) return;
     this.#idle.push(server);
+  }
+
+  /**
+   * Forgets every instance built so far (the factory now builds another catalogue): idle ones are
+   * dropped, and ones still lent out are not taken back when their exchange ends.
+   */
+  retire(): void {
+    this.#idle = [];
+    this.#current = new WeakSet();
   }
 
   /** For tests and the bench: instances built so far, and instances waiting. */

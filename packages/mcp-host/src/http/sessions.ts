@@ -14,7 +14,8 @@ import { ClientShares, type ShareRefusal } from './client-shares.js';
 export interface Session {
   readonly id: string;
   readonly transport: NodeStreamableHTTPServerTransport;
-  readonly server: McpServer;
+  /** The instance serving the session; a reload (`session-swap.ts`) moves the session onto a new one. */
+  server: McpServer;
   /** When the client last sent a request on the session. */
   lastSeen: number;
   /** POSTs being served now; a session busy answering is never idle. Streams don't count. */
@@ -157,6 +158,11 @@ export class SessionRegistry {
   }
 
   /** Closes everything; used on shutdown. */
+  /** Every live session, for a reload to move onto a new catalogue. */
+  live(): Session[] {
+    return [...this.#sessions.values()];
+  }
+
   async closeAll(): Promise<void> {
     clearInterval(this.#timer);
     await Promise.all([...this.#sessions.values()].map((session) => this.#close(session, 'shutdown')));

@@ -87,12 +87,14 @@ describe('registerResources', () => {
     }
     expect(pages).toBeGreaterThan(2);
     expect(new Set(seen).size).toBe(seen.length);
-    // Fixed resources first (the two MCP Apps views among them), then each template's list.
-    expect(seen.slice(0, 7)).toEqual([
+    // Fixed resources first (the MCP Apps views among them: the workshop's two, then any added after
+    // them in views.ts, e.g. by `pnpm new-tool <name> --view`), then each template's list.
+    const views = seen.filter((uri) => uri.startsWith('ui://'));
+    expect(views.slice(0, 2)).toEqual(['ui://weather/forecast', 'ui://tasks/board']);
+    expect(seen.slice(0, 7 + views.length - 2)).toEqual([
       'tasks://all',
       'cities://all',
-      'ui://weather/forecast',
-      'ui://tasks/board',
+      ...views,
       'tasks://1',
       'tasks://2',
       'tasks://3',

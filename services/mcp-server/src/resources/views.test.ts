@@ -1,3 +1,10 @@
+/**
+ * The `ui://` view resources: every view a tool names (`_meta.ui.resourceUri`), whichever tools
+ * `tools/index.ts` registers, is listed, reads as one self-contained MCP Apps document, and keeps
+ * its CSP; every view `views/build.mjs` builds is served. A view added with `pnpm new-tool <name>
+ * --view` is checked like the workshop's own, with no edit here. Partner: `tools/tool-views.test.ts`.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +23,20 @@ import {
   weatherViewDomains,
 } from './views.js';
 
-const VIEW_URIS = [WEATHER_VIEW_URI, TASK_BOARD_URI];
+/** The views the registered tools name, in tools/list order; tools/list needs no task store. */
+async function viewUrisOfTools(): Promise<string[]> {
+  const conn = await connectInMemory(testDeps());
+  try {
+    const { tools } = await conn.client.listTools();
+    const uris = tools.map((tool) => (tool._meta?.ui as { resourceUri?: unknown } | undefined)?.resourceUri);
+    return [...new Set(uris.filter((uri): uri is string => typeof uri === 'string'))];
+  } finally {
+    await conn.close();
+  }
+}
+
+/** Every view the catalogue offers, the workshop's two and any added since. */
+const VIEW_URIS = await viewUrisOfTools();
 const OPEN_METEO = {
   provider: 'open-meteo' as const,
   geocodingUrl: DEFAULT_GEOCODING_URL,
@@ -78,13 +98,39 @@ describe('the ui:// view resources', () => {
     return contents as ViewContent[];
   };
 
-  it('lists both views with the MCP Apps mime type and a CSP that names no outside origin', async () => {
+  it("has the workshop's two views among those the tools name", () => {
+    expect(VIEW_URIS).toEqual(expect.arrayContaining([WEATHER_VIEW_URI, TASK_BOARD_URI]));
+  });
+
+  it('lists exactly the views the tools name, with the MCP Apps mime type and a CSP that names no outside origin', async () => {
     const { resources } = await (await connect()).listResources();
     const views = resources.filter((resource) => resource.uri.startsWith('ui://'));
-    expect(views.map((view) => view.uri)).toEqual(VIEW_URIS);
+    // A view no tool names is never drawn; a tool whose view is not listed has a view no host can read.
+    expect(
+      views.map((view) => view.uri).sort(),
+      'each ui:// resource is the view of a tool (ui: { resourceUri } in its defineTool), and each such view is registered in src/resources/views.ts',
+    ).toEqual([...VIEW_URIS].sort());
     for (const view of views) {
       expect(view.mimeType).toBe('text/html;profile=mcp-app');
       expect(view._meta).toEqual({ ui: { csp: { connectDomains: [], resourceDomains: [] } } });
+    }
+  });
+
+  it('serves every view views/build.mjs built, so none is built for nothing', async () => {
+    const client = await connect();
+    const served = new Set<string>();
+    for (const { uri } of (await client.listResources()).resources.filter((r) => r.uri.startsWith('ui://'))) {
+      const [view] = (await client.readResource({ uri })).contents as ViewContent[];
+      served.add(view?.text ?? '');
+    }
+    const built = readdirSync(DEFAULT_VIEWS_DIR).filter((file) => file.endsWith('.html'));
+    expect(built.length, 'run pnpm build in services/mcp-server').toBeGreaterThan(0);
+    for (const file of built) {
+      const html = readFileSync(path.join(DEFAULT_VIEWS_DIR, file), 'utf8');
+      expect(
+        served.has(html),
+        `dist/views/${file} (from views/${file}) is served as no ui:// resource: add its entry to src/resources/views.ts, and name its URI in a tool's ui: { resourceUri }`,
+      ).toBe(true);
     }
   });
 

@@ -1,7 +1,9 @@
 /**
  * `defineTool`'s `ui` option (MCP Apps): what `tools/list` gains, and that results do not change at
- * all, so a client without the extension sees exactly what it saw before. Partner: `define-tool.ts`,
- * the views themselves: `resources/views.test.ts`.
+ * all, so a client without the extension sees exactly what it saw before. The workshop's own tools
+ * with views are pinned; any other tool with a view (`pnpm new-tool <name> --view`) is checked by its
+ * shape: its view is a listed `ui://` resource. Partner: `define-tool.ts`, the views themselves:
+ * `resources/views.test.ts`.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -132,12 +134,48 @@ describe('the catalogue tools with views', () => {
     const ui = Object.fromEntries(
       listed.filter((tool) => tool._meta.ui).map((tool) => [tool.name, tool._meta.ui]),
     );
-    expect(ui).toEqual({
+    // Exactly these for the workshop's three; any other tool with a view is checked by the test below
+    // (and a workshop tool's whole listing by server-lists.test.ts's snapshot).
+    expect({
+      get_weather: ui.get_weather,
+      list_tasks: ui.list_tasks,
+      task_board_refresh: ui.task_board_refresh,
+    }).toEqual({
       get_weather: { resourceUri: 'ui://weather/forecast' },
       list_tasks: { resourceUri: 'ui://tasks/board' },
       task_board_refresh: { visibility: ['app'] },
     });
     expect(tools.map((tool) => tool.name)).toContain('task_board_refresh');
+  });
+
+  it('names, for every tool with a view, a ui:// resource that is listed with the MCP Apps mime type', async () => {
+    const listed = (await rpc.request('tools/list')).tools as Array<{
+      name: string;
+      _meta: { ui?: { resourceUri?: unknown; visibility?: unknown } };
+    }>;
+    type Listed = Array<{ uri: string; mimeType?: string }>;
+    let page = await rpc.request('resources/list');
+    const resources = [...(page.resources as Listed)];
+    while (typeof page.nextCursor === 'string') {
+      page = await rpc.request('resources/list', { cursor: page.nextCursor });
+      resources.push(...(page.resources as Listed));
+    }
+    const withView = listed.filter((tool) => tool._meta.ui?.resourceUri !== undefined);
+    expect(withView.length).toBeGreaterThanOrEqual(2);
+    for (const tool of withView) {
+      const uri = tool._meta.ui?.resourceUri;
+      expect(uri, `${tool.name}: _meta.ui.resourceUri must be a ui:// URI`).toMatch(/^ui:\/\/[^/\s]+\/\S+$/);
+      const resource = resources.find((entry) => entry.uri === uri);
+      expect(
+        resource,
+        `${tool.name} names the view ${String(uri)}, which resources/list does not have: add its entry to src/resources/views.ts`,
+      ).toBeDefined();
+      expect(resource?.mimeType, `${String(uri)}: an MCP Apps view`).toBe('text/html;profile=mcp-app');
+    }
+    for (const tool of listed.filter((entry) => entry._meta.ui?.visibility !== undefined))
+      expect(tool._meta.ui?.visibility, `${tool.name}: _meta.ui.visibility`).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^(model|app)$/)]),
+      );
   });
 
   it('answers get_weather exactly as ok() builds it: content, structuredContent, isError, nothing more', async () => {
