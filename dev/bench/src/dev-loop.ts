@@ -59,7 +59,7 @@ async function until<T>(get: () => Promise<T | undefined>, what: string): Promis
 
 export async function measureDevLoop(saves: number): Promise<DevLoopReport> {
   process.stderr.write(`dev loop: ${saves} saves on a scratch copy of the catalogue\n`);
-  const dev = await startDevOnScratchCopy(CATALOGUE, await freePort());
+  const dev = await startDevOnScratchCopy(CATALOGUE, await freePort(), { PATH: process.env.PATH ?? '' });
   const session = new Client({ name: 'bench-dev-loop', version: '0' });
   try {
     await session.connect(new StreamableHTTPClientTransport(new URL(dev.mcpUrl)));

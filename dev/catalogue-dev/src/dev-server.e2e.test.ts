@@ -53,7 +53,7 @@ const save = (relative: string, text: string) => dev.save(relative, text);
 const read = (relative: string) => dev.read(relative);
 
 beforeAll(async () => {
-  dev = await startDevOnScratchCopy(CATALOGUE, await freePort());
+  dev = await startDevOnScratchCopy(CATALOGUE, await freePort(), { PATH: process.env.PATH ?? '' });
   url = dev.mcpUrl;
 });
 

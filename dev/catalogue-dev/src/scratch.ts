@@ -29,8 +29,15 @@ export interface ScratchDev {
   stop(): Promise<void>;
 }
 
-/** Copies `catalogue` (src, views, package.json, the built views) and serves the copy on `port`. */
-export async function startDevOnScratchCopy(catalogue: string, port: number): Promise<ScratchDev> {
+/**
+ * Copies `catalogue` (src, views, package.json, the built views) and serves the copy on `port`,
+ * with `env` (at least PATH) and the copy's own PORT, DATA_DIR and LOG_LEVEL.
+ */
+export async function startDevOnScratchCopy(
+  catalogue: string,
+  port: number,
+  env: Record<string, string>,
+): Promise<ScratchDev> {
   const root = mkdtempSync(path.join(catalogue, '.scratch-dev-'));
   const dataDir = mkdtempSync(path.join(tmpdir(), 'catalogue-dev-data-'));
   const file = (relative: string) => path.join(root, relative);
@@ -45,7 +52,7 @@ export async function startDevOnScratchCopy(catalogue: string, port: number): Pr
 
   let log = '';
   const child: ChildProcess = spawn(process.execPath, [CLI, root], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    env: { ...env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const stream of [child.stdout, child.stderr]) {

@@ -7,7 +7,6 @@
  */
 import {
   freePort,
-  MCP_HEADERS,
   openListenStream,
   postInitialize,
   postModern,
