@@ -270,9 +270,11 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
     const onB = record(b);
     for (let i = 0; i < 1_000; i += 1) a.outbox.emit('listChanged', ALICE);
     await vi.waitFor(() => expect(onB.listChanged).toBeGreaterThanOrEqual(1), { timeout: CROSS_REPLICA_MS });
-    // Sent in batches over a few windows at most, never one event per write.
+    // Sent in batches over a few windows, never one event per write. How many windows the burst
+    // spans depends on how busy the machine is (CI saw 4 on 2 loaded cores), so the bound is
+    // "a handful", still two orders of magnitude below one per write.
     await sleep(200);
-    expect(onB.listChanged).toBeLessThanOrEqual(3);
+    expect(onB.listChanged).toBeLessThanOrEqual(10);
 
     const listsBefore = onB.listChanged;
     const notices = Array.from({ length: 1_000 }, (_, i) =>
