@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
  * Runs the official MCP conformance suite (`@modelcontextprotocol/conformance`) against the built
- * server over Streamable HTTP, and exits with the suite's exit code. Partner of
- * `services/mcp-server/src/conformance/` (the fixtures the suite calls).
+ * server over Streamable HTTP, and exits with the suite's exit code. Partner of `dev/conformance-server`
+ * (the catalogue with the fixtures the suite calls).
  *
- *   node scripts/conformance.mjs            fixtures on (MCP_CONFORMANCE=1), every scenario (--suite all)
- *   node scripts/conformance.mjs --default  the server as shipped, only the scenarios that need no fixture
+ *   node scripts/conformance.mjs            dev/conformance-server/dist/index.js (fixtures on), every scenario (--suite all)
+ *   node scripts/conformance.mjs --default  services/mcp-server/dist/index.js, the server as shipped, only the
+ *                                           scenarios that need no fixture
  *
  * Root scripts `pnpm conformance` and `pnpm conformance:default` build first. The server runs on the
  * Node that runs this script; the suite needs Node >= 22, which `dev/node22` provides on Linux x64.
@@ -20,7 +21,9 @@ import { freePort, stopChild } from './lib/processes.mjs';
 import { findSuiteNode } from './lib/suite-node.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The catalogue as shipped, and the same catalogue with the conformance fixtures. */
 const SERVER_ENTRY = path.join(ROOT, 'services/mcp-server/dist/index.js');
+const FIXTURES_SERVER_ENTRY = path.join(ROOT, 'dev/conformance-server/dist/index.js');
 const SUITE_CLI = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 /** Start-up is well under a second; 20 s leaves room for a cold CI disk without hanging forever. */
@@ -59,7 +62,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * leaves ~33 sessions open from one address until they expire, which is also why each run gets
  * a fresh server.
  */
-function serverEnv({ port, dataDir, fixtures }) {
+function serverEnv({ port, dataDir }) {
   const env = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith('MCP_')) delete env[key];
   return {
@@ -69,16 +72,15 @@ function serverEnv({ port, dataDir, fixtures }) {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     WEATHER_PROVIDER: 'offline',
-    MCP_CONFORMANCE: fixtures ? '1' : '0',
   };
 }
 
-function startServer(env) {
-  if (!fs.existsSync(SERVER_ENTRY)) {
-    throw new Error(`${path.relative(ROOT, SERVER_ENTRY)} is missing: run \`pnpm build\` first.`);
+function startServer(entry, env) {
+  if (!fs.existsSync(entry)) {
+    throw new Error(`${path.relative(ROOT, entry)} is missing: run \`pnpm build\` first.`);
   }
   // Server logs go to stderr, so stdout carries only the suite's report.
-  const child = spawn(process.execPath, [SERVER_ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(process.stderr);
   child.stderr.pipe(process.stderr);
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -186,7 +188,7 @@ async function main() {
   const resultsDir = path.join(workDir, 'results');
   fs.mkdirSync(dataDir);
 
-  const server = startServer(serverEnv({ port, dataDir, fixtures }));
+  const server = startServer(fixtures ? FIXTURES_SERVER_ENTRY : SERVER_ENTRY, serverEnv({ port, dataDir }));
   const onSignal = () => server.child.kill('SIGTERM');
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { validateToolResult } from '@mcp-workshop/shared';
+import { freePort } from '@mcp-workshop/test-infra';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Connected, connectTools, firstText } from '../test-support/mcp.js';
 import { loadParticipant } from '../test-support/participant.js';
@@ -69,11 +70,7 @@ async function startFakeApi(): Promise<FakeApi> {
 
 /** A base URL where nothing listens: a port that was free a moment ago. */
 async function unreachableUrl(): Promise<string> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `http://127.0.0.1:${port}/`;
+  return `http://127.0.0.1:${await freePort()}/`;
 }
 
 /** Polls `done` every few ms until it holds or `withinMs` passes; says which. */

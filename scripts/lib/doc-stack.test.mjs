@@ -7,20 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { startStack } from './doc-stack.mjs';
+import { freePort, freePorts } from './processes.mjs';
 
 const cleanups = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** A free loopback port: listen on 0, read it, close. */
-async function freePort() {
-  const server = http.createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A folder holding dist/index.js: `source` as the service's entry. */
 function serviceDir(root, name, source) {
@@ -90,7 +82,7 @@ describe('startStack', () => {
 
   it('fails with the service stderr when it exits instead of answering, and stops the ones before it', async () => {
     const root = tempRoot();
-    const [first, second] = [await freePort(), await freePort()];
+    const [first, second] = await freePorts(2);
     const services = [
       {
         name: 'ok',

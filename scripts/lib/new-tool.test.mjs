@@ -13,9 +13,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const NAME = 'echo_text';
 const SERVER = 'services/mcp-server';
 const TOOL = `${SERVER}/src/tools/echo-text.ts`;
-const SNAPSHOT = `${SERVER}/src/__snapshots__/server-lists.json.snap`;
+const SNAPSHOT = `${SERVER}/test/__snapshots__/server-lists.json.snap`;
 /** The tests a new tool touches: the tool lists, and the tool's own test from the template. */
-const TESTS = ['src/server-lists.test.ts', 'src/tools/echo-text.test.ts'];
+const TESTS = ['test/server-lists.test.ts', 'src/tools/echo-text.test.ts'];
 /** One run of those two files takes a few seconds; a run far beyond that hangs, and must not hang CI. */
 const RUN_TIMEOUT_MS = 60_000;
 /** The scaffold, five vitest runs, biome and tsc, each bounded above; together about half a minute. */
@@ -136,7 +136,7 @@ describe('pnpm new-tool, then the tests it touches', { timeout: SUITE_TIMEOUT_MS
       output,
       /The listing of get_time is not as recorded in __snapshots__\/server-lists\.json\.snap\. If you changed it on purpose/,
     );
-    assert.match(output, /vitest run src\/server-lists\.test\.ts -u/);
+    assert.match(output, /vitest run test\/server-lists\.test\.ts -u/);
   });
 
   it('still fails when a workshop tool is no longer registered', () => {
@@ -175,7 +175,7 @@ const VIEW_EDITS = [`${SERVER}/src/tools/index.ts`, `${SERVER}/src/resources/vie
  * the new tool's own test, which reads its built view.
  */
 const VIEW_TESTS = [
-  'src/server-lists.test.ts',
+  'test/server-lists.test.ts',
   'src/resources/views.test.ts',
   'src/resources/index.test.ts',
   'src/tools/tool-views.test.ts',

@@ -2,6 +2,7 @@
  * Who may import whom, as the house is laid out (ADR 016): the catalogue's source imports no hosting
  * library; the host and the task store import no catalogue, and not each other. Read from the files as
  * text, tests included for the libraries (a host test that imports the catalogue would prove nothing).
+ * The catalogue's size is held too: its lines of source, and the entries at the top of its `src`.
  * Checked by `package-boundaries.test.mjs`, which `node --test scripts/lib/` runs in CI.
  */
 import fs from 'node:fs';
@@ -25,6 +26,9 @@ export const HOSTING_LIBRARIES = [
 
 /** The catalogue's source, tests and test support left out, stays small enough to read in a sitting. */
 export const MAX_CATALOGUE_LINES = 6_000;
+
+/** What a participant sees on opening the catalogue's `src`: folders and files together, at most this many. */
+export const MAX_CATALOGUE_ENTRIES = 20;
 
 /**
  * Each rule: a package folder, which of its files count, and what they may not import. `manifest`
@@ -98,6 +102,11 @@ export function breaches(root, rule) {
       found.push(`${rule.dir}/package.json: ${name}`);
   }
   return found;
+}
+
+/** The names at the top of the catalogue's `src`, tests and folders included, as `ls` shows them. */
+export function catalogueEntries(root) {
+  return fs.readdirSync(path.join(root, 'services/mcp-server/src')).filter((name) => !name.startsWith('.'));
 }
 
 /** Lines of the catalogue's source, as the rule for it counts files. */

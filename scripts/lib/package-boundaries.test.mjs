@@ -7,7 +7,9 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
   breaches,
+  catalogueEntries,
   catalogueLines,
+  MAX_CATALOGUE_ENTRIES,
   MAX_CATALOGUE_LINES,
   names,
   RULES,
@@ -75,5 +77,11 @@ describe('this repository', () => {
     const lines = catalogueLines(ROOT);
     assert.ok(lines <= MAX_CATALOGUE_LINES, `${lines} lines`);
     assert.ok(lines > 1_000, `${lines} lines: the count missed the tools`);
+  });
+
+  it(`the catalogue's src holds at most ${MAX_CATALOGUE_ENTRIES} entries at its top`, () => {
+    const entries = catalogueEntries(ROOT);
+    assert.ok(entries.length <= MAX_CATALOGUE_ENTRIES, `${entries.length}: ${entries.join(', ')}`);
+    assert.ok(entries.includes('tools'), `${entries.join(', ')}: the listing missed the tools`);
   });
 });

@@ -1,5 +1,7 @@
 /**
- * Child-process helpers shared by scripts/conformance.mjs and scripts/check-compose.mjs.
+ * Child-process helpers shared by the scripts (conformance.mjs, check-compose.mjs) and the tests of
+ * scripts/lib: the one copy for .mjs files. TypeScript packages use `@mcp-workshop/shared/processes`,
+ * whose `freePort`, `freePorts` and `stopChild` these mirror.
  */
 import net from 'node:net';
 
@@ -13,6 +15,14 @@ export async function freePort() {
   const { port } = probe.address();
   await new Promise((resolve) => probe.close(resolve));
   return port;
+}
+
+/** `count` distinct free ports: each probe closes before the next, so two calls may return the same one. */
+export async function freePorts(count) {
+  const ports = new Set();
+  for (let attempt = 0; ports.size < count && attempt < count * 10; attempt += 1) ports.add(await freePort());
+  if (ports.size < count) throw new Error(`found ${ports.size} distinct free ports, not ${count}`);
+  return [...ports];
 }
 
 /**

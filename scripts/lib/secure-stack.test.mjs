@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { freePort, stopChild } from './processes.mjs';
+import { freePort, freePorts, stopChild } from './processes.mjs';
 import {
   banner,
   busyPorts,
@@ -28,10 +28,8 @@ const START_TIMEOUT_MS = 60_000;
 const byName = (plan) => Object.fromEntries(plan.services.map((service) => [service.name, service]));
 
 /** Four distinct ports nothing listens on, as the port variables. */
-async function freePorts() {
-  const ports = new Set();
-  for (let i = 0; ports.size < 4 && i < 20; i++) ports.add(await freePort());
-  const [AUTH_PORT, PORT, AGENT_PORT, DEMO_MODEL_PORT] = [...ports].map(String);
+async function freePortVariables() {
+  const [AUTH_PORT, PORT, AGENT_PORT, DEMO_MODEL_PORT] = (await freePorts(4)).map(String);
   return { AUTH_PORT, PORT, AGENT_PORT, DEMO_MODEL_PORT };
 }
 
@@ -141,7 +139,7 @@ describe('planSecureStack', () => {
 
 describe('busyPorts', () => {
   it('finds the ports something already listens on, and the message says to stop pnpm start', async () => {
-    const ports = await freePorts();
+    const ports = await freePortVariables();
     const holder = await occupy(Number(ports.PORT));
     try {
       const plan = planSecureStack(ports);
@@ -202,7 +200,7 @@ describe('start-secure.mjs', () => {
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('refuses before starting anything, and before any banner, when a port is in use', async () => {
-    const ports = await freePorts();
+    const ports = await freePortVariables();
     const holder = await occupy(Number(ports.AGENT_PORT));
     try {
       const run = runScript({ ...ports, DATA_DIR: dataDir });
@@ -231,7 +229,7 @@ describe('start-secure.mjs', () => {
   });
 
   it('starts the stack on the ports it is given, wires the agent to the secured server, and names them', async () => {
-    const ports = await freePorts();
+    const ports = await freePortVariables();
     const issuer = `http://127.0.0.1:${ports.AUTH_PORT}`;
     const resource = `http://127.0.0.1:${ports.PORT}/mcp`;
     const agent = `http://127.0.0.1:${ports.AGENT_PORT}`;

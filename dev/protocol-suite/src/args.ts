@@ -19,8 +19,8 @@ Runs the black-box MCP protocol suite (raw HTTP, one case per checklist row) aga
   --help             this text
 
 Exit status: 0 when every case passed, 1 when a case failed or nothing answers at the URL, 2 for bad flags.
-The server under test needs the conformance fixtures and a list page size of 3 (MCP_CONFORMANCE=1
-MCP_PAGE_SIZE=3 for the workshop server); see dev/protocol-suite/README.md.`;
+The server under test needs the conformance fixtures and a list page size of 3 (for the workshop server:
+MCP_PAGE_SIZE=3 node dev/conformance-server/dist/index.js); see dev/protocol-suite/README.md.`;
 
 /** What the command line asks for. */
 export type CliRequest = { kind: 'help' } | { kind: 'run'; url: URL; revisions: readonly Revision[] };

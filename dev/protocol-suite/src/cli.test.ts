@@ -78,7 +78,7 @@ describe('protocol-suite CLI', () => {
     const outcome = await runCli(['--help'], REFUSAL_MS);
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toContain('usage: protocol-suite --url');
-    expect(outcome.stdout).toContain('MCP_CONFORMANCE=1');
+    expect(outcome.stdout).toContain('dev/conformance-server/dist/index.js');
   });
 
   it.each([

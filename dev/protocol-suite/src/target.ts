@@ -1,8 +1,9 @@
 /**
  * @module target
  * The server a revision's describe block tests: the URL from the environment, or (unset) a fresh
- * workshop server on 127.0.0.1 with the settings the cases expect. The workshop server is loaded
- * only then, so a run against a URL never loads the catalogue.
+ * workshop server on 127.0.0.1 with the settings the cases expect and the conformance fixtures
+ * (`@mcp-workshop/conformance-server`). Both are loaded only then, so a run against a URL never
+ * loads the catalogue.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,12 +26,13 @@ export interface SuiteTarget extends SuiteServer {
 export async function openTarget(given: SuiteServer | undefined): Promise<SuiteTarget> {
   if (given) return { ...given, close: async () => undefined };
   const { startLocalServer } = await import('@mcp-workshop/mcp-server');
+  const { registerConformanceFixtures } = await import('@mcp-workshop/conformance-server');
   const dataDir = await mkdtemp(join(tmpdir(), 'protocol-suite-'));
   try {
     const server = await startLocalServer({
       dataDir,
       now: () => SUITE_NOW,
-      server: { pageSize: SUITE_PAGE_SIZE, conformance: true },
+      server: { pageSize: SUITE_PAGE_SIZE, extend: registerConformanceFixtures },
       maxSessions: SUITE_MAX_SESSIONS,
     });
     return {

@@ -6,4 +6,4 @@
  */
 
 export type { StopChildOptions } from '@mcp-workshop/shared/processes';
-export { freePort, stopChild } from '@mcp-workshop/shared/processes';
+export { freePort, freePorts, stopChild } from '@mcp-workshop/shared/processes';

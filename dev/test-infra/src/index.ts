@@ -5,7 +5,7 @@
  */
 export { CHROMIUM_ARGS, CHROMIUM_INSTALL_HINT, CHROMIUM_PATH } from './chromium.js';
 export type { StopChildOptions } from './free-port.js';
-export { freePort, stopChild } from './free-port.js';
+export { freePort, freePorts, stopChild } from './free-port.js';
 export type { HaproxyBackend, RunningHaproxy, StartHaproxyOptions } from './haproxy.js';
 export { accepts, HAPROXY_CONFIG_PATH, loopbackConfig, startHaproxy } from './haproxy.js';
 export type { Era, JsonRpcMessage, ListenStream } from './mcp-http.js';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort, stopChild } from './processes.js';
+import { freePort, freePorts, stopChild } from './processes.js';
 
 /** A child that ignores SIGTERM, as a wedged server would; it prints once its handler is in place. */
 const STUBBORN = "process.on('SIGTERM', () => {}); console.log('ready'); setInterval(() => {}, 1000);";
@@ -27,6 +27,14 @@ describe('freePort', () => {
   it('rejects, instead of hanging, for a host no interface has', async () => {
     // 192.0.2.10 is a documentation address (RFC 5737): binding it fails with EADDRNOTAVAIL.
     await expect(freePort('192.0.2.10')).rejects.toThrow(/EADDRNOTAVAIL/);
+  });
+});
+
+describe('freePorts', () => {
+  it('returns as many distinct ports as asked for', async () => {
+    const ports = await freePorts(4);
+    expect(ports).toHaveLength(4);
+    expect(new Set(ports).size).toBe(4);
   });
 });
 

@@ -28,6 +28,15 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
+/** `count` distinct free ports on `host`: each probe closes before the next, so two calls may return the same one. */
+export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
+  const ports = new Set<number>();
+  for (let attempt = 0; ports.size < count && attempt < count * 10; attempt += 1)
+    ports.add(await freePort(host));
+  if (ports.size < count) throw new Error(`found ${ports.size} distinct free ports, not ${count}`);
+  return [...ports];
+}
+
 export interface StopChildOptions {
   /** The first signal; SIGKILL skips the grace period's purpose but still waits for the exit. */
   signal?: NodeJS.Signals;

@@ -3,7 +3,7 @@
  * The development authorization server as a factory, for this package's entry and its own tests.
  * Other packages run the built entry as a process (see `process.ts`) and talk to it over HTTP.
  */
-import type { AddressInfo } from 'node:net';
+import { freePort } from '@mcp-workshop/shared/processes';
 import { DEMO_USER, GUEST_USER } from './interactions.js';
 import { createProvider } from './provider.js';
 import { createAuthHttpServer } from './server.js';
@@ -35,7 +35,7 @@ export interface RunningAuthServer {
 
 export async function startAuthServer(options: AuthServerOptions): Promise<RunningAuthServer> {
   // The issuer is part of every token, so with port 0 it is known only after listening.
-  const port = options.port === 0 && !options.issuer ? await pickPort(options.host) : options.port;
+  const port = options.port === 0 && !options.issuer ? await freePort(options.host) : options.port;
   const issuer = options.issuer ?? `http://${options.host}:${port}`;
   const passwords = new Map([
     [DEMO_USER, options.demoPassword ?? 'demo'],
@@ -75,17 +75,5 @@ export async function startAuthServer(options: AuthServerOptions): Promise<Runni
 
 /** The same default as AUTH_LOGIN_ATTEMPTS_PER_MINUTE in env.ts. */
 const DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE = 10;
-
-async function pickPort(host: string): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export { DEFAULT_AUTH_PORT } from './env.js';

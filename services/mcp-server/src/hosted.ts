@@ -32,7 +32,6 @@ export function hostedCatalogue(deps: ServerDeps, options: McpServerOptions = {}
 export function catalogueOptions(env: ServerEnv, telemetry?: HostTelemetry): McpServerOptions {
   return {
     pageSize: env.MCP_PAGE_SIZE,
-    conformance: env.MCP_CONFORMANCE,
     ...(telemetry && { telemetry }),
     // The weather view's CSP names Open-Meteo only when that provider answers.
     views: {

@@ -21,7 +21,7 @@ export interface LocalServerOptions
   logger?: Logger;
   /** Fixes the clock, for tests. */
   now?: () => Date;
-  /** Passed to `createMcpServer`: list page size and the conformance fixtures. */
+  /** Passed to `createMcpServer`: the list page size, and items to add (`extend`, e.g. dev/conformance-server's fixtures). */
   server?: McpServerOptions;
 }
 

@@ -4,17 +4,16 @@
  * prompt registered. It does no I/O of its own: the transports (HTTP sessions, the 2026-07-28
  * handler, stdio, the in-process client behind `POST /tools/:name`) each call it and connect
  * the instance they get. Task data is read per caller: handlers take the owner and scopes from
- * the request's own auth info, and completions from `request-caller.ts`.
+ * the request's own auth info, and completions from `server/request-caller.ts`.
  */
 
 import type { HostTelemetry } from '@mcp-workshop/mcp-host/telemetry';
 import { McpServer } from '@modelcontextprotocol/server';
-import { registerConformanceFixtures } from './conformance/index.js';
-import { DEFAULT_PAGE_SIZE, paginateList } from './pagination.js';
 import { registerPrompts } from './prompts/index.js';
-import { installCompletionCaller } from './request-caller.js';
 import { registerResources } from './resources/index.js';
 import type { ViewOptions } from './resources/views.js';
+import { DEFAULT_PAGE_SIZE, paginateList } from './server/pagination.js';
+import { installCompletionCaller } from './server/request-caller.js';
 import type { ToolDeps } from './tools/deps.js';
 import { tools } from './tools/index.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
@@ -30,8 +29,12 @@ export const SERVER_INSTRUCTIONS =
 export interface McpServerOptions {
   /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list. */
   pageSize?: number;
-  /** Adds the fixtures the official conformance suite calls (MCP_CONFORMANCE=1); never on by default. */
-  conformance?: boolean;
+  /**
+   * Registers more items on each instance, after the catalogue's own and before completions learn
+   * who asks and `tools/list` is paged, so they are listed, paged and completed like the catalogue's.
+   * The catalogue itself never sets it: `dev/conformance-server` adds the conformance suite's fixtures here.
+   */
+  extend?: (server: McpServer) => void;
   /** With telemetry on: a span for every request this instance serves (`@mcp-workshop/mcp-host/telemetry`). */
   telemetry?: HostTelemetry;
   /**
@@ -60,8 +63,8 @@ export function createMcpServer(deps: ToolDeps, options: McpServerOptions = {}):
   for (const tool of tools) tool.register(server, deps);
   registerResources(server, deps, { pageSize, ...(options.views && { views: options.views }) });
   registerPrompts(server, deps, { pageSize, ...(options.listChanged && { listChanged: true }) });
-  if (options.conformance) registerConformanceFixtures(server);
-  // After every completable: task id completions need to know who asks (see request-caller.ts).
+  options.extend?.(server);
+  // After every completable: task id completions need to know who asks (see server/request-caller.ts).
   installCompletionCaller(server);
   paginateList(server, 'tools/list', pageSize);
   options.telemetry?.traceServer(server);

@@ -1,9 +1,10 @@
 /**
  * What a cold start of the built server loads, and the caches that make the next one cheaper: the
  * code cache `dist/index.js` keeps for the bundle (every Node) and Node's compile cache (22.1 and
- * later). The bundle's own source maps say which packages each chunk holds, so "the client SDK and
- * jose wait until first used" is checked on the very files a start reads. The timings themselves
- * are `pnpm bench`'s business. Needs `dist/` (turbo builds it before `test`).
+ * later), both `@mcp-workshop/fast-start`'s, which rolldown bundles into the entry. The bundle's
+ * own source maps say which packages each chunk holds, so "the client SDK and jose wait until
+ * first used" is checked on the very files a start reads. The timings themselves are `pnpm
+ * bench`'s business. Needs `dist/` (turbo builds it before `test`).
  */
 import { spawn } from 'node:child_process';
 import {
@@ -93,6 +94,8 @@ describe('the bundle a cold start reads', () => {
     expect(imported.length).toBeGreaterThan(0);
     expect(imported.filter((specifier) => !specifier?.startsWith('node:'))).toEqual([]);
     expect(code).toContain('./index.main.cjs');
+    // `@mcp-workshop/fast-start`'s runner and loader, bundled in: a few kB, never its build half.
+    expect(code.length).toBeLessThan(8_000);
   });
 
   it('loads neither the client SDK, jose nor a database driver before the first HTTP answer', () => {

@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { accepts, freePort, type PostgresCluster, startPostgres, stopChild } from '@mcp-workshop/test-infra';
+import { accepts, freePorts, type PostgresCluster, startPostgres, stopChild } from '@mcp-workshop/test-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topologyAvailable } from './test-support/topology.js';
 
@@ -55,13 +55,6 @@ function startScaleLocal(databaseUrl: string, lbPort: number, replicaPorts: numb
   return { child, output: () => text, exit, waitFor };
 }
 
-/** Distinct free ports: freePort closes its probe, so two calls may in principle return the same one. */
-async function distinctPorts(count: number): Promise<number[]> {
-  const ports = new Set<number>();
-  for (let attempt = 0; ports.size < count && attempt < count * 10; attempt += 1) ports.add(await freePort());
-  return [...ports];
-}
-
 function pidsIn(output: string): number[] {
   return [...output.matchAll(/^scale:local: \S+\s+http:\/\/127\.0\.0\.1:\d+\/mcp {2}pid (\d+)/gm)].map((m) =>
     Number(m[1]),
@@ -90,7 +83,7 @@ describe.skipIf(!available)('pnpm scale:local', () => {
 
   it('serves calls through HAProxy from both replicas, and stops everything on Ctrl-C', async () => {
     const databaseUrl = await postgres.createDatabase('scale_local');
-    const [lbPort = 0, ...replicaPorts] = await distinctPorts(3);
+    const [lbPort = 0, ...replicaPorts] = await freePorts(3);
     const run = startScaleLocal(databaseUrl, lbPort, replicaPorts);
     runs.push(run);
     await run.waitFor(/all ready; Ctrl-C stops them all/, READY_MS);
@@ -131,7 +124,7 @@ describe.skipIf(!available)('pnpm scale:local', () => {
 
   it('stops HAProxy and the other replica, and exits 1, when a replica dies', async () => {
     const databaseUrl = await postgres.createDatabase('scale_local_dies');
-    const [lbPort = 0, ...replicaPorts] = await distinctPorts(3);
+    const [lbPort = 0, ...replicaPorts] = await freePorts(3);
     const run = startScaleLocal(databaseUrl, lbPort, replicaPorts);
     runs.push(run);
     await run.waitFor(/all ready; Ctrl-C stops them all/, READY_MS);

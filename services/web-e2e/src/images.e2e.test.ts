@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { registerConformanceFixtures } from '@mcp-workshop/conformance-server';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from './stack.js';
@@ -20,7 +21,7 @@ let page: Page;
 describe('tool images in Chromium', () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    stack = await startStack({ server: { conformance: true } });
+    stack = await startStack({ server: { extend: registerConformanceFixtures } });
     context = await stack.browser.newContext({ viewport: { width: 1280, height: 800 } });
     context.setDefaultTimeout(WAIT.timeout);
     page = await context.newPage();

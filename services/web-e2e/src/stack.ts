@@ -57,8 +57,9 @@ export async function launchChromium(): Promise<Browser> {
 
 export interface StackOptions {
   /**
-   * Options for the workshop server, e.g. `{ conformance: true }` to add the conformance fixtures
-   * (`test_image_content` returns a PNG). Off by default, so the default tool list is the real one.
+   * Options for the workshop server, e.g. `{ extend: registerConformanceFixtures }` to add the
+   * conformance fixtures (`@mcp-workshop/conformance-server`: `test_image_content` returns a PNG).
+   * Off by default, so the default tool list is the real one.
    */
   server?: LocalServerOptions['server'];
   /**

@@ -6,6 +6,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { freePort } from '@mcp-workshop/test-infra';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ResponseOutputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
@@ -366,11 +367,7 @@ describe('createChatProvider over HTTP', () => {
 
 describe('model API that is not running', () => {
   it('rejects with ModelUnreachableError naming the base URL', async () => {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const baseUrl = `http://127.0.0.1:${port}/v1`;
+    const baseUrl = `http://127.0.0.1:${await freePort()}/v1`;
     const description: ModelDescription = {
       kind: 'custom',
       model: 'llama3.2',

@@ -88,7 +88,7 @@ describe('registerPrompts', () => {
     await expect(client.getPrompt({ name: '__proto__' })).rejects.toMatchObject({ code: -32602 });
   });
 
-  // SDK 2.4.0 answered -32603 here (typescript-sdk #2284); our SDK patch fixes it (see src/sdk-patch.test.ts).
+  // SDK 2.4.0 answered -32603 here (typescript-sdk #2284); our SDK patch fixes it (see test/sdk-patch.test.ts).
   it('answers -32602 when an argument is not a string', async () => {
     const client = await connect();
     const error: unknown = await client

@@ -4,7 +4,7 @@
  * calls. Each prompt lives in its own file with its test beside it.
  */
 import type { McpServer } from '@modelcontextprotocol/server';
-import { paginateList } from '../pagination.js';
+import { paginateList } from '../server/pagination.js';
 import type { ToolDeps } from '../tools/deps.js';
 import type { WorkshopPrompt } from './define-prompt.js';
 import { explainTask } from './explain-task.js';

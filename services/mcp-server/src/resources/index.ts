@@ -10,7 +10,7 @@
  * plus `resources/subscribe`/`unsubscribe` and change notifications (`subscriptions.ts`).
  */
 import type { McpServer } from '@modelcontextprotocol/server';
-import { paginateList } from '../pagination.js';
+import { paginateList } from '../server/pagination.js';
 import type { ToolDeps } from '../tools/deps.js';
 import { registerAdrResources } from './adr.js';
 import { registerCityResources } from './cities.js';

@@ -26,7 +26,7 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError,
 } from '@modelcontextprotocol/server';
-import { wrapInstalledHandler } from '../request-caller.js';
+import { wrapInstalledHandler } from '../server/request-caller.js';
 import type { ToolDeps } from '../tools/deps.js';
 import { parseSlug } from './adr.js';
 import { CITIES_URI } from './cities.js';
@@ -41,9 +41,10 @@ const MAX_URI_LENGTH = 2_048;
 /**
  * Whether a client may subscribe to `uri`. This folder's own schemes are checked strictly (a task
  * that exists, `tasks://all`, `cities://all`, a well-formed ADR slug), so the set only holds URIs
- * a notification could be sent for. Resources registered elsewhere (the conformance fixtures,
- * e.g. `test://watched-resource`) use other schemes: any well-formed URI is accepted for them,
- * since such a resource never changes and nothing is ever sent for it. A task must be `owner`'s.
+ * a notification could be sent for. Resources registered elsewhere (through `createMcpServer`'s
+ * `extend`, e.g. the conformance fixtures' `test://watched-resource`) use other schemes: any
+ * well-formed URI is accepted for them, since such a resource never changes and nothing is ever
+ * sent for it. A task must be `owner`'s.
  */
 async function isSubscribable(uri: string, deps: ToolDeps, owner: string): Promise<boolean> {
   if (uri === ALL_TASKS_URI || uri === CITIES_URI) return true;

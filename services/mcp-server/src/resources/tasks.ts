@@ -22,8 +22,8 @@ import {
   ResourceTemplate,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { completionCaller } from '../request-caller.js';
 import { TASKS_READ } from '../scopes.js';
+import { completionCaller } from '../server/request-caller.js';
 import type { ToolDeps } from '../tools/deps.js';
 import { JSON_MIME, jsonContents } from './contents.js';
 
@@ -82,7 +82,7 @@ export function taskReader(uri: string, ctx: ServerContext): string {
 
 /**
  * The owner whose task ids a completion may offer, or undefined when it may offer none: the caller
- * lacks `tasks:read`, or the request's caller is unknown (see `request-caller.ts`).
+ * lacks `tasks:read`, or the request's caller is unknown (see `server/request-caller.ts`).
  */
 export function taskCompletionOwner(): string | undefined {
   const caller = completionCaller();

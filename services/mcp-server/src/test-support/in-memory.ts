@@ -17,7 +17,7 @@ import type { ToolDeps } from '../tools/deps.js';
 export type Connected = InProcessConnection;
 
 export interface ConnectOptions {
-  /** Passed to `createMcpServer`, e.g. `{ conformance: true }`. */
+  /** Passed to `createMcpServer`, e.g. `{ pageSize: 3 }`. */
   server?: McpServerOptions;
   /** Passed to the `Client`, e.g. `{ capabilities: { elicitation: {} } }`. */
   client?: ClientOptions;

@@ -2,7 +2,7 @@
  * @module test-support/sdk-patch
  * The failure message of every test that relies on our patch to the MCP SDK (`patchedDependencies`
  * in pnpm-workspace.yaml): it names the patch file and the installed SDK version, and points at
- * patches/README.md, which says how to carry the patch to a new SDK version. See sdk-patch.test.ts.
+ * patches/README.md, which says how to carry the patch to a new SDK version. See test/sdk-patch.test.ts.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

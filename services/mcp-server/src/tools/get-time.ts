@@ -5,7 +5,7 @@
  */
 import { fail, ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
-import { canonicalTimeZone, wallClock } from '../zoned-time.js';
+import { canonicalTimeZone, wallClock } from '../weather/zoned-time.js';
 import { defineTool } from './define-tool.js';
 
 /** IANA names are short ("America/Argentina/ComodRivadavia" is among the longest); this caps hostile input. */

@@ -7,7 +7,6 @@
  * Test: `offline.test.ts`.
  */
 import { ToolError } from '@mcp-workshop/shared';
-import { wallClock } from '../zoned-time.js';
 import type { City } from './cities.js';
 import { findCity, unknownPlaceMessage } from './lookup.js';
 import {
@@ -18,6 +17,7 @@ import {
   type WeatherProvider,
 } from './provider.js';
 import { describeWeatherCode, WMO } from './wmo.js';
+import { wallClock } from './zoned-time.js';
 
 const DAY_MS = 86_400_000;
 const DAYS_PER_YEAR = 365.25;

@@ -1,0 +1,13 @@
+/**
+ * @module vitest.config
+ * The unit tests beside the sources in `src/`: small bundles in a temp folder, no server.
+ */
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
