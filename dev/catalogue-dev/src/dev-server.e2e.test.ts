@@ -4,8 +4,11 @@
  * same session after `notifications/tools/list_changed` and answers; a 2026-07-28 listen stream
  * hears the change too; a save that does not compile, and one that throws while loading, keep the
  * last good catalogue serving and name the file and line; the next good save reloads; a view's
- * HTML is rebuilt on save. Timings are `pnpm bench`'s business, not this test's.
+ * HTML is rebuilt on save; the agent, a process of its own started before the save, offers the new
+ * tool without a restart. Timings are `pnpm bench`'s business, not this test's.
  */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, openListenStream } from '@mcp-workshop/test-infra';
@@ -15,6 +18,10 @@ import { type ScratchDev, startDevOnScratchCopy } from './scratch.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CATALOGUE = path.resolve(HERE, '../../../services/mcp-server');
+const AGENT_ENTRY = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@mcp-workshop/agent/package.json')),
+  'dist/index.js',
+);
 /** How long a save may take to show, at most, before the test gives up (the goal is 1 s; bench measures it). */
 const SHOWS_WITHIN_MS = 15_000;
 
@@ -180,6 +187,57 @@ describe('pnpm dev: a save reloads the catalogue', () => {
       }, 'the rebuilt view');
     } finally {
       await client.close();
+    }
+  });
+
+  it('lets a running agent offer a tool saved after it connected, without restarting it', async () => {
+    const agentPort = await freePort();
+    let agentLog = '';
+    const agent = spawn(process.execPath, [AGENT_ENTRY], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        AGENT_PORT: String(agentPort),
+        AGENT_VIEW_SANDBOX_PORT: String(await freePort()),
+        MCP_SERVER_URL: url,
+        // No model is asked here: /api/tools is what the page shows and what the next question gets.
+        DEMO_MODEL_URL: 'http://127.0.0.1:9/v1',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    agent.stderr?.on('data', (chunk: Buffer) => {
+      agentLog += chunk.toString();
+    });
+    const agentTools = async (): Promise<string[]> => {
+      const response = await fetch(`http://127.0.0.1:${agentPort}/api/tools`).catch(() => undefined);
+      if (!response?.ok) return [];
+      const { tools } = (await response.json()) as { tools: Array<{ name: string }> };
+      return tools.map((tool) => tool.name);
+    };
+    try {
+      await eventually(async () => (await agentTools()).includes('shout'), `the agent's tools\n${agentLog}`);
+      expect(await agentTools()).not.toContain('whisper');
+      save(
+        'src/tools/whisper.ts',
+        SHOUT_TOOL.replaceAll('shout', 'whisper').replace('toUpperCase()', 'toLowerCase()'),
+      );
+      save(
+        'src/tools/index.ts',
+        read('src/tools/index.ts')
+          .replace(
+            "import { shout } from './shout.js';",
+            "import { shout } from './shout.js';\nimport { whisper } from './whisper.js';",
+          )
+          .replace('  shout,\n];', '  shout,\n  whisper,\n];'),
+      );
+      await eventually(
+        async () => (await agentTools()).some((name) => name.endsWith('whisper')),
+        'the agent to offer whisper',
+      );
+    } finally {
+      const exited = new Promise((resolve) => agent.once('exit', resolve));
+      agent.kill('SIGTERM');
+      await exited;
     }
   });
 });
