@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { createReloader, errorLocation, errorMessage, type ReloadEvent } from './reloader.js';
 
-const ROOT = '/work/catalogue';
+const ROOT = '/path/to/catalogue';
 
 function harness(reload: (files: string[]) => Promise<{ sessions: number }>) {
   const events: ReloadEvent[] = [];
