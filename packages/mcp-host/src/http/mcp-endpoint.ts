@@ -14,7 +14,6 @@
  * pool (`server-pool.ts`) instead of building one per request.
  */
 import { randomUUID } from 'node:crypto';
-import { isPlainObject } from '@mcp-workshop/shared';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,
@@ -175,14 +174,10 @@ async function announceOnSession(server: McpServer): Promise<void> {
   }
 }
 
-/** The ids of the requests a POST body carries (one message, or a 2025-03-26 batch). */
-function requestIdsIn(body: unknown): Array<string | number> {
+/** The ids of the requests a POST carries (one message, or a 2025-03-26 batch), from its one reading. */
+function requestIdsOf(reading: RequestReading): Array<string | number> {
   const ids: Array<string | number> = [];
-  for (const message of Array.isArray(body) ? body : [body]) {
-    if (!isPlainObject(message) || typeof message.method !== 'string') continue;
-    const id = message.id;
-    if (typeof id === 'string' || typeof id === 'number') ids.push(id);
-  }
+  for (const message of reading.messages) if (message.id !== undefined) ids.push(message.id);
   return ids;
 }
 
@@ -304,7 +299,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     res.on('close', sessions.track(session, stream ? 'stream' : 'post'));
     if (req.method === 'POST') records.get(session.transport)?.record.note(req.body, req.auth);
     if (req.method === 'POST')
-      waitingCalls.get(session.transport)?.track(requestIdsIn(req.body), res, req.auth);
+      waitingCalls.get(session.transport)?.track(requestIdsOf(reading), res, req.auth);
     await session.transport.handleRequest(req, res, req.body);
   };
 

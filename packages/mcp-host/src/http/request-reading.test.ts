@@ -87,6 +87,16 @@ describe('readMessage', () => {
   });
 });
 
+describe('readMessage ids', () => {
+  it("keeps a request's string or numeric id, never a notification's, a response's or a junk one", () => {
+    expect(readMessage({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'a' } }).id).toBe(7);
+    expect(readMessage({ jsonrpc: '2.0', id: 'x', method: 'ping' }).id).toBe('x');
+    expect(readMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }).id).toBeUndefined();
+    expect(readMessage({ jsonrpc: '2.0', id: 3, result: {} }).id).toBeUndefined();
+    expect(readMessage({ jsonrpc: '2.0', id: { nested: 1 }, method: 'ping' }).id).toBeUndefined();
+  });
+});
+
 describe('readMcpRequest', () => {
   it('reads a request once: era, batch, tool calls and who it counts against', () => {
     const req = request(

@@ -25,6 +25,8 @@ export interface MessageReading {
   name: string | undefined;
   /** Every resource URI it names, as the SDK will match them (see {@link normalizeResourceUri}). */
   uris: string[];
+  /** A request's id (a string or a number); undefined for a notification, a response or junk. */
+  id?: string | number;
 }
 
 export interface RequestReading {
@@ -57,8 +59,14 @@ function header(req: Request, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The client a request counts against: who signed in, or where it comes from. Never the token. */
+/**
+ * The client a request counts against: who signed in, or where it comes from. Never the token.
+ * From the request's reading when it has one (`/mcp`, the curl path), so the limits on those hot
+ * paths do not work it out a second time; `/health`, which is never read, computes it here.
+ */
 export function clientKeyOf(req: Request): string {
+  const read = readings.get(req);
+  if (read) return read.clientKey;
   const auth = req.auth;
   return auth ? clientKeyFor(ownerOf(auth), auth.clientId) : addressKeyOf(req);
 }
@@ -124,6 +132,8 @@ export function readMessage(message: unknown): MessageReading {
   const method = text(field(message, 'method'));
   const params = field(message, 'params');
   const reading: MessageReading = { method, name: undefined, uris: [] };
+  const id = field(message, 'id');
+  if (method !== undefined && (typeof id === 'string' || typeof id === 'number')) reading.id = id;
   switch (method) {
     case 'tools/call':
     case 'prompts/get':
