@@ -12,6 +12,8 @@
  *   services/mcp-server/dist/index.js, index.*.cjs   the entry and the rolldown bundle of the server,
  *                                                     host and store (rolldown.config.mjs); no source maps
  *   services/mcp-server/dist/views/*.html            the MCP Apps views (src/resources/views.ts: ../../dist/views/)
+ *   services/mcp-server/skills/                       the skills, SKILL.md and the files beside each
+ *                                                     (src/skills/catalogue.ts: ../../skills/)
  *   adr/*.md                                          the adr://{slug} resources (src/resources/adr.ts: ../../../../adr/)
  *   services/mcp-server/node_modules/node-sqlite3-wasm
  *                                                     left out of the rolldown bundle, since it reads its .wasm
@@ -172,6 +174,7 @@ export function stageServer(stageDir) {
       fs.copyFileSync(path.join(SERVER_DIST, file), path.join(distOut, file));
   }
   fs.cpSync(views, path.join(distOut, 'views'), { recursive: true });
+  fs.cpSync(path.join(SERVER, 'skills'), path.join(serverOut, 'skills'), { recursive: true });
 
   // dist/index.js is an ES module: it needs the package's "type".
   const pkg = readJson(path.join(SERVER, 'package.json'));

@@ -110,7 +110,7 @@ describe('pnpm pack:mcpb', { timeout: 4 * PACK_TIMEOUT_MS }, () => {
     assert.equal(await launchConfig(manifest, { bundleDir: unpacked, userConfig: {}, home: tmp }), undefined);
   });
 
-  it('starts over stdio exactly as its mcp_config says, and serves tools, views, ADRs and tasks', async () => {
+  it('starts over stdio exactly as its mcp_config says, and serves tools, views, ADRs, skills and tasks', async () => {
     const dataDir = path.join(tmp, 'data');
     const home = path.join(tmp, 'home');
     const elsewhere = path.join(tmp, 'elsewhere'); // the working directory: neither the repo nor the bundle
@@ -158,13 +158,19 @@ describe('pnpm pack:mcpb', { timeout: 4 * PACK_TIMEOUT_MS }, () => {
       assert.equal(added.task.title, 'Share the bundle');
       assert.ok(fs.existsSync(path.join(dataDir, 'tasks.db')), 'the task list is in the chosen data folder');
 
-      // Files read at run time: the views' HTML and the ADRs.
+      // Files read at run time: the views' HTML, the ADRs and the skills.
       const view = await session.request('resources/read', { uri: 'ui://weather/forecast' });
       assert.match(view.contents[0].text, /<html/);
       const { resources } = await session.request('resources/list');
       assert.ok(
         resources.some((resource) => resource.uri.startsWith('adr://')),
         'resources/list has the ADRs',
+      );
+      // The skills folder, read at start from beside dist/ (src/skills/catalogue.ts).
+      const { skills } = await session.request('skills/list', {});
+      assert.ok(
+        skills.some((skill) => skill.uri === 'skill://add-a-tool/SKILL.md'),
+        'skills/list has add-a-tool',
       );
       // Node's own warnings, e.g. [MODULE_TYPELESS_PACKAGE_JSON] when the server's package.json lost its "type".
       assert.doesNotMatch(session.stderr(), /\(node:\d+\).*Warning/);

@@ -18,6 +18,7 @@ import { PLANS, SECTIONS } from './plan.js';
 import { type Goal, printReport } from './report.js';
 import { measureScale } from './scale.js';
 import { measureSdkSeries } from './sdk-series.js';
+import { measureTasks } from './tasks.js';
 import { measureTelemetry } from './telemetry.js';
 import { measureThroughput } from './throughput.js';
 
@@ -68,6 +69,7 @@ async function main(): Promise<number> {
         })
       : undefined,
     devLoop: only.has('dev-loop') ? await measureDevLoop(plan.devLoopSaves) : undefined,
+    tasks: only.has('tasks') ? await measureTasks(plan.tasks) : undefined,
   };
   const goals: Goal[] = printReport(report, plan);
   const broken = goals.filter((goal) => goal.kind === 'correctness' && !goal.met);

@@ -59,6 +59,13 @@ describe('plannedSeconds', () => {
     expect((asks.agent ?? 0) - (base.agent ?? 0)).toBeCloseTo(REFERENCE_RATES.pnpmAskSeconds);
   });
 
+  it('counts each task polled at the hint as the suggested interval more than one polled back-to-back', () => {
+    const base = plannedSeconds(PLANS.full);
+    const more = plannedSeconds({ ...PLANS.full, tasks: PLANS.full.tasks + 1 });
+    // One task more each way: two at the reference rate, one of them after a 500 ms wait.
+    expect((more.tasks ?? 0) - (base.tasks ?? 0)).toBeCloseTo(2 * REFERENCE_RATES.taskSeconds + 0.5);
+  });
+
   it('bounds a counted add run by its time limit on a very slow machine', () => {
     const crawling = { ...REFERENCE_RATES, telemetryAddsPerSecond: 0.001 };
     const slow = plannedSeconds(PLANS.full, crawling);

@@ -14,6 +14,7 @@ import type { Plan } from './plan.js';
 import { type Adapter, MIN_ADD_ROUND_SECONDS, storageAdapters } from './scale.js';
 import { readSeries } from './sdk-series.js';
 import { TARGETS } from './targets.js';
+import { TASK_WARM_UP } from './tasks.js';
 import { MODES as TELEMETRY_MODES } from './telemetry.js';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -50,7 +51,15 @@ export const REFERENCE_RATES = {
   devLoopStartSeconds: 5,
   /** One timed save of the dev loop, its pause included. */
   devLoopSaveSeconds: 0.6,
+  /** One MCP task created and polled back-to-back until completed, SQLite on disk: 20 ms quiet, 150 busy. */
+  taskSeconds: 0.05,
 };
+
+/**
+ * The poll interval the server suggests (mcp-host's `DEFAULT_POLL_INTERVAL_MS`): a task polled at
+ * the hint waits it once before the poll that sees it completed. A setting, not a machine's rate.
+ */
+const SUGGESTED_POLL_SECONDS = 0.5;
 
 /** The load balancer section: three replicas, two HAProxies, three paths (direct, → 1, → 3). */
 const LB_REPLICAS = 3;
@@ -111,6 +120,10 @@ export function plannedSeconds(plan: Plan, rates = REFERENCE_RATES): Record<stri
       TELEMETRY_MODES.length * plan.coldStarts * rates.spawnSeconds +
       plan.rounds * TELEMETRY_MODES.length * telemetryRound,
     devLoop: rates.devLoopStartSeconds + (plan.devLoopSaves + 1) * rates.devLoopSaveSeconds,
+    tasks:
+      rates.spawnSeconds +
+      (TASK_WARM_UP + plan.tasks) * rates.taskSeconds + // polled back-to-back
+      plan.tasks * (SUGGESTED_POLL_SECONDS + rates.taskSeconds), // polled at the hint
   };
 }
 

@@ -19,6 +19,8 @@ export interface Plan {
   scaleListed: number;
   /** Saves timed in the dev-loop section, after the first (which adds the probe tool). */
   devLoopSaves: number;
+  /** MCP tasks timed per way of polling (back-to-back, and at the server's suggested interval). */
+  tasks: number;
 }
 
 /** Full run: the figures the README quotes. Smoke: seconds per section, to prove it still runs. */
@@ -37,6 +39,7 @@ export const PLANS: Readonly<Record<'full' | 'smoke', Plan>> = {
     scaleAdds: 5_000,
     scaleListed: 50,
     devLoopSaves: 10,
+    tasks: 30,
   },
   smoke: {
     connections: 10,
@@ -51,6 +54,7 @@ export const PLANS: Readonly<Record<'full' | 'smoke', Plan>> = {
     scaleAdds: 300,
     scaleListed: 50,
     devLoopSaves: 2,
+    tasks: 3,
   },
 };
 
@@ -63,4 +67,5 @@ export const SECTIONS = [
   'scale',
   'telemetry',
   'dev-loop',
+  'tasks',
 ] as const;

@@ -29,12 +29,18 @@ export const INITIALIZED_NOTIFICATION = JSON.stringify({
   method: 'notifications/initialized',
 });
 
-/** The per-request envelope of 2026-07-28: no handshake, every request says who it is. */
-export function modernMeta(): Record<string, unknown> {
+/** What a 2026-07-28 client declares to have `tools/call` of a task-capable tool answered with a task (SEP-2663). */
+export const TASKS_CAPABILITIES = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
+/**
+ * The per-request envelope of 2026-07-28: no handshake, every request says who it is, and what
+ * it can do (`capabilities`; none unless given).
+ */
+export function modernMeta(capabilities: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
     'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
-    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
   };
 }
 

@@ -1,13 +1,14 @@
 /**
  * @module dev-server
  * `pnpm dev`'s MCP server: the workshop catalogue served from its TypeScript sources through the
- * host, reloaded on every save under `src/` (tools, resources, prompts, the server factory) or
- * `views/` (each view's HTML is rebuilt first). It reads the catalogue's own modules, so it serves
- * exactly what `node dist/index.js` would, from the same environment:
+ * host, reloaded on every save under `src/` (tools, resources, prompts, the server factory),
+ * `views/` (each view's HTML is rebuilt first) or `skills/` (the skills are read again first). It
+ * reads the catalogue's own modules, so it serves exactly what `node dist/index.js` would, from the
+ * same environment:
  * - `src/env.ts` `loadEnv()`, `src/deps.ts` `createDeps()` and `src/serve.ts` `serveHttp()`, once;
  * - `src/hosted.ts` `hostedCatalogue()` and `catalogueOptions()`, again on every reload.
- * The task database and the weather are built once and handed to every catalogue. Test:
- * `dev-server.e2e.test.ts`.
+ * The task database, the weather and the skills are built once and handed to every catalogue. Tests:
+ * `dev-server.e2e.test.ts`, and `dev-server.test.ts` for which saves reload.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -22,7 +23,7 @@ interface EnvModule {
   loadEnv(): { LOG_LEVEL: string } & Record<string, unknown>;
 }
 interface DepsModule {
-  createDeps(env: unknown, logger: Logger): unknown;
+  createDeps(env: unknown, logger: Logger): { skills?: { reload(): Promise<unknown> } };
 }
 interface HostedModule {
   catalogueOptions(env: unknown): Record<string, unknown>;
@@ -47,7 +48,7 @@ export function concernsCatalogue(root: string, file: string): boolean {
   const relative = path.relative(root, file).split(path.sep).join('/');
   if (relative.startsWith('..') || /(^|\/)(dist|node_modules|data)\//.test(relative)) return false;
   if (/\.test\.ts$|(^|\/)(test-support|__snapshots__)\//.test(relative)) return false;
-  return /^src\/.+\.(ts|json)$/.test(relative) || /^views\//.test(relative);
+  return /^src\/.+\.(ts|json)$/.test(relative) || /^(views|skills)\//.test(relative);
 }
 
 /** Builds the catalogue's MCP Apps views into its `dist/views` (its own `views/build.mjs`). */
@@ -80,6 +81,9 @@ export async function startCatalogueDev(root: string): Promise<CatalogueDev> {
     concerns: (file) => concernsCatalogue(root, file),
     reload: async (files) => {
       if (files.some((file) => file.startsWith(path.join(root, 'views') + path.sep))) await buildViews(root);
+      // The deps outlive every reload, and so does their skills catalogue: it is read again in place.
+      if (files.some((file) => file.startsWith(path.join(root, 'skills') + path.sep)))
+        await deps.skills?.reload();
       loader.reset(files);
       const next = await loadCatalogue();
       return host.app.reload(next.buildServer);
@@ -88,7 +92,7 @@ export async function startCatalogueDev(root: string): Promise<CatalogueDev> {
   });
   loader.onFileChange((file) => reloader.changed(file));
   logger.info(
-    { root, watching: ['src/', 'views/'] },
+    { root, watching: ['src/', 'views/', 'skills/'] },
     'pnpm dev: serving the catalogue from source; saves reload it',
   );
 

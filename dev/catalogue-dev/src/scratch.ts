@@ -5,7 +5,7 @@
  * resolve through that package's node_modules) and goes when the process is stopped.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +30,7 @@ export interface ScratchDev {
 }
 
 /**
- * Copies `catalogue` (src, views, package.json, the built views) and serves the copy on `port`,
+ * Copies `catalogue` (src, views, skills, package.json, the built views) and serves the copy on `port`,
  * with `env` (at least PATH) and the copy's own PORT, DATA_DIR and LOG_LEVEL.
  */
 export async function startDevOnScratchCopy(
@@ -42,8 +42,9 @@ export async function startDevOnScratchCopy(
   const dataDir = mkdtempSync(path.join(tmpdir(), 'catalogue-dev-data-'));
   const file = (relative: string) => path.join(root, relative);
   // No tsconfig.json: the catalogue's own, one folder up, is the one that applies.
-  for (const entry of ['src', 'views', 'package.json']) {
-    cpSync(path.join(catalogue, entry), file(entry), { recursive: true });
+  for (const entry of ['src', 'views', 'skills', 'package.json']) {
+    if (existsSync(path.join(catalogue, entry)))
+      cpSync(path.join(catalogue, entry), file(entry), { recursive: true });
   }
   cpSync(path.join(catalogue, 'dist', 'views'), file('dist/views'), { recursive: true });
   // The views' tsconfig extends the repository's by a relative path: one folder deeper here.

@@ -16,13 +16,13 @@ import {
   serveHttp,
 } from '@mcp-workshop/mcp-server';
 import { loadConformanceEnv } from './env.js';
-import { registerConformanceFixtures } from './fixtures/index.js';
+import { conformanceServerOptions } from './fixtures/index.js';
 
 async function main(): Promise<void> {
   const env = loadConformanceEnv();
   const logger = createLogger(env.LOG_LEVEL);
   const deps = createDeps(env, logger);
-  const catalogue = hostedCatalogue(deps, { ...catalogueOptions(env), extend: registerConformanceFixtures });
+  const catalogue = hostedCatalogue(deps, { ...catalogueOptions(env), ...conformanceServerOptions });
   await serveHttp({ env, logger, deps, catalogue });
 }
 

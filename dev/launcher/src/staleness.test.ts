@@ -56,6 +56,11 @@ describe('staleCatalogueWarning', () => {
     expect(newestSource(root)?.file).toBe(path.join(root, 'src/tools/shout.ts'));
   });
 
+  it('names a skill saved later', async () => {
+    touch('skills/add-a-tool/SKILL.md', new Date(loaded.getTime() + 120_000));
+    expect(await staleCatalogueWarning(base, root)).toMatch(/before skills\/add-a-tool\/SKILL\.md was saved/);
+  });
+
   it('judges nothing when the server does not say when it loaded, or does not answer', async () => {
     health = { status: 'ok' };
     expect(await staleCatalogueWarning(base, root)).toBeUndefined();

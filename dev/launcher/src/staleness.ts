@@ -13,7 +13,7 @@ const HEALTH_TIMEOUT_MS = 1_000;
 /** Clocks and file systems round; a save this close to the load is the load's own. */
 const SLACK_MS = 1_000;
 
-/** The newest catalogue source under `root` (its `src/` and `views/`, tests and build output left out). */
+/** The newest catalogue source under `root` (its `src/`, `views/` and `skills/`, tests and build output left out). */
 export function newestSource(root: string): { file: string; mtimeMs: number } | undefined {
   let newest: { file: string; mtimeMs: number } | undefined;
   const visit = (dir: string) => {
@@ -27,13 +27,14 @@ export function newestSource(root: string): { file: string; mtimeMs: number } | 
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!['node_modules', 'dist', '__snapshots__', 'test-support'].includes(entry.name)) visit(full);
-      } else if (/\.(ts|html|css|json)$/.test(entry.name) && !entry.name.endsWith('.test.ts')) {
+      } else if (/\.(ts|html|css|json|md)$/.test(entry.name) && !entry.name.endsWith('.test.ts')) {
         const { mtimeMs } = statSync(full);
         if (!newest || mtimeMs > newest.mtimeMs) newest = { file: full, mtimeMs };
       }
     }
   };
-  for (const part of ['src', 'views']) visit(path.join(root, part));
+  // skills/: a skill is read at start, so an edited SKILL.md is as stale as an edited tool.
+  for (const part of ['src', 'views', 'skills']) visit(path.join(root, part));
   return newest;
 }
 

@@ -16,6 +16,8 @@ export {
   MCP_HEADERS,
   MODERN_META,
   mcpNameHeader,
+  mcpNameOf,
+  modernMeta,
   openListenStream,
   openRawSession,
   postInitialize,
@@ -23,6 +25,7 @@ export {
   postOnSession,
   readMessages,
   resultIn,
+  TASKS_CAPABILITIES,
 } from './mcp-http.js';
 export type {
   AttributeValue,

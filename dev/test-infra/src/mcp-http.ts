@@ -95,25 +95,58 @@ export const MODERN_META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 } as const;
 
-/** POSTs one 2026-07-28 request: the envelope in `_meta`, and the Mcp-Method / Mcp-Name headers it needs. */
+/** The client capabilities of a 2026-07-28 request that declares MCP Tasks (`io.modelcontextprotocol/tasks`). */
+export const TASKS_CAPABILITIES = { extensions: { 'io.modelcontextprotocol/tasks': {} } } as const;
+
+/** The 2026-07-28 envelope with these client capabilities. */
+export function modernMeta(capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...MODERN_META, 'io.modelcontextprotocol/clientCapabilities': capabilities };
+}
+
+/** What the Mcp-Name header mirrors for `method` (SEP-2243, and SEP-2663 for `tasks/*`), if anything. */
+export function mcpNameOf(method: string, params: Record<string, unknown>): string | undefined {
+  const field = method.startsWith('tasks/')
+    ? 'taskId'
+    : method === 'resources/read'
+      ? 'uri'
+      : method === 'tools/call' || method === 'prompts/get'
+        ? 'name'
+        : undefined;
+  const value = field === undefined ? undefined : params[field];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * POSTs one 2026-07-28 request: the envelope in `_meta` (with `capabilities` as the client's), and
+ * the Mcp-Method / Mcp-Name headers it needs.
+ */
 export function postModern(
   url: string,
   method: string,
   params: Record<string, unknown> = {},
-  { id = 1, headers = {} }: { id?: number; headers?: Record<string, string> } = {},
+  {
+    id = 1,
+    headers = {},
+    capabilities = {},
+  }: { id?: number; headers?: Record<string, string>; capabilities?: Record<string, unknown> } = {},
 ): Promise<Response> {
-  const name =
-    typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+  const name = mcpNameOf(method, params);
   return fetch(url, {
     method: 'POST',
     headers: {
       ...MCP_HEADERS,
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': method,
-      ...(name === undefined ? {} : { 'mcp-name': name }),
+      // Plain when a header can carry it as it is, else the base64 form.
+      ...(name === undefined ? {} : { 'mcp-name': /^[\x20-\x7e]*$/.test(name) ? name : mcpNameHeader(name) }),
       ...headers,
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN_META } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: { ...params, _meta: modernMeta(capabilities) },
+    }),
   });
 }
 
@@ -150,6 +183,8 @@ export class EraClient {
     readonly era: Era,
     readonly mcpUrl: string,
     readonly token: string,
+    /** The client capabilities a 2026-07-28 request declares (e.g. {@link TASKS_CAPABILITIES}). */
+    readonly capabilities: Record<string, unknown> = {},
   ) {}
 
   /** Sends one request and returns the raw answer, whatever its status. */
@@ -159,14 +194,9 @@ export class EraClient {
     if (this.era === '2026-07-28') {
       headers['mcp-protocol-version'] = '2026-07-28';
       headers['mcp-method'] = method;
-      const name =
-        method === 'resources/read'
-          ? params.uri
-          : method === 'tools/call' || method === 'prompts/get'
-            ? params.name
-            : undefined;
-      if (typeof name === 'string') headers['mcp-name'] = mcpNameHeader(name);
-      body = { ...body, params: { ...params, _meta: MODERN_META } };
+      const name = mcpNameOf(method, params);
+      if (name !== undefined) headers['mcp-name'] = mcpNameHeader(name);
+      body = { ...body, params: { ...params, _meta: modernMeta(this.capabilities) } };
     } else {
       headers['mcp-protocol-version'] = '2025-11-25';
       if (this.era === '2025 session') {

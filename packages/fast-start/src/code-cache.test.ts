@@ -53,6 +53,21 @@ describe('createBundleLoader', () => {
     expect(loader.save()).toBe(0);
   });
 
+  it('loads a chunk rolldown numbered for a clashing name (index2.<name>.cjs) itself, so nothing runs twice', () => {
+    // index2.dist.cjs requires the main chunk back, as rolldown's shared chunks do: left to Node's
+    // require it would run the main chunk a second time (a server that starts twice).
+    writeChunk(
+      'index.main.cjs',
+      'exports.runs = (globalThis.mainRuns = (globalThis.mainRuns ?? 0) + 1); exports.more = () => require("./index2.dist.cjs");',
+    );
+    writeChunk('index2.dist.cjs', 'exports.main = require("./index.main.cjs");');
+    const loader = loaderFor(undefined);
+    const main = loader.load(mainChunk()) as { more: () => unknown };
+    main.more();
+    expect((globalThis as { mainRuns?: number }).mainRuns).toBe(1);
+    delete (globalThis as { mainRuns?: number }).mainRuns;
+  });
+
   it('lets chunks require Node builtins and packages as usual', () => {
     const file = writeChunk('index.builtin.cjs', 'exports.sep = require("node:path").sep;');
     expect(loaderFor(undefined).load(file)).toEqual({ sep });

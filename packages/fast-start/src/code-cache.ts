@@ -17,8 +17,12 @@ import { IMPORT_PARAMETER } from './import-parameter.js';
 
 export { IMPORT_PARAMETER };
 
-/** Chunks of the bundle are named `index.<name>.cjs`; anything else a chunk requires is Node's business. */
-const CHUNK = /^\.\/index\.[\w.-]+\.cjs$/;
+/**
+ * Chunks of the bundle are named `index.<name>.cjs`, or `index2.<name>.cjs` (and on) when rolldown
+ * gives two chunks the same name; anything else a chunk requires is Node's business. A chunk left
+ * to Node's `require` would run a second time, outside this loader, and with it whatever it requires.
+ */
+const CHUNK = /^\.\/index\d*\.[\w.-]+\.cjs$/;
 
 export interface BundleLoaderOptions {
   /** Where cached code is read and written; undefined compiles as usual and saves nothing. */

@@ -7,6 +7,8 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createLogger, type Logger } from './logger.js';
+import { installTaskMethods } from './tasks/methods.js';
+import type { TaskRuntime } from './tasks/runtime.js';
 
 export interface StdioHost {
   /** Closes the transport and the server. */
@@ -17,8 +19,19 @@ export interface StdioHost {
 export function startStdioHost(
   buildServer: () => McpServer,
   logger: Logger = createLogger('info'),
+  /** MCP Tasks, as the HTTP host serves them (`AppOptions.tasks`): the methods on every instance. */
+  options: { tasks?: TaskRuntime | undefined } = {},
 ): StdioHost {
-  const handle = serveStdio(buildServer, {
+  const { tasks } = options;
+  const build = tasks
+    ? () => {
+        const server = buildServer();
+        installTaskMethods(server, tasks);
+        return server;
+      }
+    : buildServer;
+  tasks?.defineWith(() => void build());
+  const handle = serveStdio(build, {
     onerror: (error) => logger.warn({ err: error }, 'stdio error'),
   });
   return { close: () => handle.close() };

@@ -3,8 +3,9 @@
  * `openTaskBackend()` puts a task list together from settings already decided: SQLite in a folder
  * by default, or Postgres with the LISTEN/NOTIFY relay that keeps every replica's notifications in
  * step. It hands back the store (opened on first use or on `open()`), the events every write is
- * announced on, and a readiness check. Preparing the folder is I/O, so only entry files and tests
- * call this. Test: `backend.test.ts`.
+ * announced on, a readiness check, and the MCP tasks' storage and queue beside them
+ * (`runs/backend-runs.ts`). Preparing the folder is I/O, so only entry files and tests call this.
+ * Test: `backend.test.ts`.
  */
 import fs from 'node:fs';
 import { EnvError } from '@mcp-workshop/shared';
@@ -15,6 +16,8 @@ import { type LazyTaskStore, lazyTaskStore } from './lazy-store.js';
 import type { Logger } from './logger.js';
 import { createPgNotifyRelay } from './pg-notify-relay.js';
 import type { PostgresTaskStore } from './postgres-store.js';
+import { openRunBackend, type RunQueueOptions } from './runs/backend-runs.js';
+import type { RunQueue, RunStore } from './runs/types.js';
 import { openTaskStore } from './sqlite-store.js';
 import { type TaskStore, TaskStoreUnavailableError } from './store.js';
 import type { DatabaseTarget } from './traced-store.js';
@@ -59,6 +62,16 @@ export interface TaskBackend {
   open(): Promise<void>;
   /** Whether the store answers right now. Never rejects. */
   checkReady(): Promise<TaskReadiness>;
+  /**
+   * MCP tasks' storage ("runs"), in the same database, opened on first use. Shut down in this
+   * order: the queue's `stop()`, then `runs.close()`, then `tasks.close()`.
+   */
+  runs: RunStore;
+  /**
+   * A new queue over `runs`, one per process: in-process with SQLite (one process owns the file),
+   * pg-boss with Postgres (replicas take over each other's runs), loaded on its `start`.
+   */
+  runQueue(options?: RunQueueOptions): RunQueue;
 }
 
 export const NOT_READY_MESSAGE =
@@ -92,9 +105,12 @@ export function openTaskBackend(options: TaskBackendOptions): TaskBackend {
   const events = relay?.events ?? createTaskEvents();
   const announced = announceTaskChanges(opener.store, relay?.outbox ?? events);
   const tasks = relay ? { ...announced, close: () => relay.stop().then(() => announced.close()) } : announced;
+  const { runs, runQueue } = openRunBackend({ logger, now, dataDir, ...(databaseUrl && { databaseUrl }) });
   return {
     tasks,
     events,
+    runs,
+    runQueue,
     async open() {
       try {
         await opener.store.open();

@@ -7,10 +7,14 @@
  */
 import { type ColumnType, type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { TaskMigrationError } from './database-url.js';
+import { RUNS_MIGRATION, type RunTables } from './runs/postgres-run-schema.js';
 import { MAX_OWNER_LENGTH, MAX_TITLE_LENGTH } from './store.js';
 
-/** The tables as kysely sees them. `bigint` arrives from `pg` as a string. */
-export interface TaskDatabase {
+/**
+ * The tables as kysely sees them, the runs' (MCP tasks, `runs/postgres-run-schema.ts`) included.
+ * `bigint` arrives from `pg` as a string.
+ */
+export interface TaskDatabase extends RunTables {
   tasks: {
     /** The row's own key, internal since 0003: callers see `number`. */
     id: ColumnType<string, never, never>;
@@ -124,6 +128,8 @@ export const TASK_MIGRATIONS: Readonly<Record<string, Migration>> = {
       );
     },
   },
+  // MCP tasks ("runs") and their steps, beside the task list: runs/postgres-run-schema.ts.
+  '0004_runs': RUNS_MIGRATION,
 };
 
 /**

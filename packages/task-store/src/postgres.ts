@@ -1,9 +1,18 @@
 /**
  * @module postgres
  * The Postgres pieces on their own (`@mcp-workshop/task-store/postgres`), for tests and tools that
- * set a database up by hand. Importing this loads `pg` and kysely; the main entry never does.
+ * set a database up by hand: the task list's and the runs' stores, and the pg-boss run queue.
+ * Importing this loads `pg`, kysely and pg-boss; the main entry never does.
  */
 
 export { migrateTaskDatabase, TASK_MIGRATIONS, type TaskDatabase } from './postgres-migrations.js';
 export { createTaskPool, pingDatabase } from './postgres-pool.js';
 export { openPostgresTaskStore, type PostgresTaskStore } from './postgres-store.js';
+export { PG_BOSS_SCHEMA, type PgBossTiming, RUN_QUEUE_NAME } from './runs/pg-boss-jobs.js';
+export {
+  createPgBossRunQueue,
+  PG_BOSS_POOL_MAX,
+  PG_BOSS_TIMING,
+  type PgBossRunQueueOptions,
+} from './runs/pg-boss-queue.js';
+export { openPostgresRunStore, type PostgresRunStoreOptions } from './runs/postgres-run-store.js';

@@ -3,11 +3,10 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { ToolError } from '@mcp-workshop/shared';
 import sqlite from 'node-sqlite3-wasm';
 import pino from 'pino';
-import ts from 'typescript';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lockPathFor, STALE_LOCK_MS, TaskStoreBusyError } from './sqlite-lock.js';
 import {
@@ -19,6 +18,7 @@ import {
 } from './sqlite-store.js';
 import type { TaskStore } from './store.js';
 import { createSilentLogger } from './test-support/silent-logger.js';
+import { transpileForChild } from './test-support/transpile-for-child.js';
 
 /** Enough committed writes that the kill lands in the middle of a busy writer, not before it starts. */
 const KILL_AFTER_IDS = 50;
@@ -311,7 +311,9 @@ async function runChildUntilKilled(
   args: string[],
   killWhen: (lines: string[]) => boolean,
 ): Promise<KilledRun> {
-  const storeUrl = pathToFileURL(transpileStoreInto(fs.mkdtempSync(path.join(dir, 'child-')))).href;
+  const childDir = fs.mkdtempSync(path.join(dir, 'child-'));
+  transpileForChild(childDir, ['sqlite-store.ts', 'sqlite-lock.ts', 'sqlite-wasm.ts', 'store.ts']);
+  const storeUrl = pathToFileURL(path.join(childDir, 'sqlite-store.js')).href;
   const sqliteUrl = pathToFileURL(createRequire(import.meta.url).resolve('node-sqlite3-wasm')).href;
   const script = path.join(dir, 'child.mjs');
   fs.writeFileSync(
@@ -343,35 +345,4 @@ async function runChildUntilKilled(
   );
   expect(exit, `the child was not killed; stderr: ${stderr}`).toEqual({ code: null, signal: 'SIGKILL' });
   return { lines };
-}
-
-/**
- * Transpiles the store's runtime modules into `dir` so a plain `node` child can run the same code
- * as the server without a build step. Bare imports point at the files this package resolves, since
- * `dir` has no node_modules. A runtime import of a module not listed here fails the child loudly.
- */
-function transpileStoreInto(dir: string): string {
-  // Side by side, as in src/, so the relative imports between them still resolve.
-  const src = path.dirname(fileURLToPath(import.meta.url));
-  const resolve = createRequire(import.meta.url).resolve;
-  for (const name of ['sqlite-store.ts', 'sqlite-lock.ts', 'sqlite-wasm.ts', 'store.ts']) {
-    const { outputText } = ts.transpileModule(fs.readFileSync(path.join(src, name), 'utf8'), {
-      compilerOptions: {
-        module: ts.ModuleKind.ESNext,
-        target: ts.ScriptTarget.ES2023,
-        verbatimModuleSyntax: true,
-      },
-    });
-    const js = outputText
-      .replace(/from '([^'.][^']*)'/g, (line, specifier: string) =>
-        specifier.startsWith('node:') ? line : `from '${pathToFileURL(resolve(specifier)).href}'`,
-      )
-      // sqlite-wasm.ts finds the package with require() and resolve(), which take paths, not URLs.
-      .replace(
-        /(require|resolve)\('([^'.][^']*)'\)/g,
-        (_call, fn: string, specifier: string) => `${fn}(${JSON.stringify(resolve(specifier))})`,
-      );
-    fs.writeFileSync(path.join(dir, name.replace(/\.ts$/, '.js')), js);
-  }
-  return path.join(dir, 'sqlite-store.js');
 }

@@ -67,6 +67,11 @@ export const CONNECTION_PRAGMAS = 'PRAGMA journal_mode = DELETE; PRAGMA synchron
  * tasks everybody had written before the upgrade, once, as a constant. `number` stays nullable
  * (SQLite cannot add a NOT NULL column without a constant default); only `add` inserts, and it
  * always sets it. The (owner, number) index serves every lookup now, so it replaces `tasks_owner_id`.
+ *
+ * 4 adds the MCP tasks' storage, "runs" (`runs/sqlite-run-store.ts`): a run's row and its finished
+ * steps. `expires_at` is `created_at` plus the run's TTL, kept as ISO text so it compares as text.
+ * The trigger deletes a run's steps in the run's own delete statement (one statement, so kill -9
+ * safe; foreign keys would need a pragma on every connection). `seq` keeps steps in the order recorded.
  */
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE tasks (
@@ -95,6 +100,36 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TRIGGER tasks_owner_seq_after_insert AFTER INSERT ON tasks WHEN NEW.number IS NOT NULL BEGIN
      INSERT INTO task_owner_seq (owner, last_number) VALUES (NEW.owner, NEW.number)
        ON CONFLICT (owner) DO UPDATE SET last_number = max(last_number, excluded.last_number);
+   END;`,
+  `CREATE TABLE mcp_runs (
+     id TEXT PRIMARY KEY CHECK (length(id) = 22),
+     owner TEXT NOT NULL CHECK (length(owner) <= ${MAX_OWNER_LENGTH}),
+     tool TEXT NOT NULL,
+     arguments TEXT NOT NULL,
+     caller TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('working', 'input_required', 'completed', 'failed', 'cancelled')),
+     status_message TEXT,
+     created_at TEXT NOT NULL,
+     last_updated_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     ttl_ms INTEGER NOT NULL CHECK (ttl_ms > 0),
+     poll_interval_ms INTEGER NOT NULL CHECK (poll_interval_ms > 0),
+     result TEXT,
+     error TEXT,
+     input_requests TEXT
+   );
+   CREATE INDEX mcp_runs_expires_at ON mcp_runs (expires_at);
+   CREATE INDEX mcp_runs_active ON mcp_runs (created_at) WHERE status IN ('working', 'input_required');
+   CREATE TABLE mcp_run_steps (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     run_id TEXT NOT NULL,
+     step_key TEXT NOT NULL,
+     value TEXT NOT NULL,
+     size INTEGER NOT NULL CHECK (size >= 0),
+     UNIQUE (run_id, step_key)
+   );
+   CREATE TRIGGER mcp_runs_delete_steps AFTER DELETE ON mcp_runs BEGIN
+     DELETE FROM mcp_run_steps WHERE run_id = OLD.id;
    END;`,
 ];
 
@@ -144,21 +179,7 @@ export function openTaskStore({
   now = () => new Date(),
   maxTasks = MAX_TASKS,
 }: TaskStoreOptions): TaskStore {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const file = path.join(dataDir, TASKS_DB_FILE);
-  // Before the first access: a crash may have left a lock that makes every access busy. Once it is
-  // gone, the first read rolls back the dead writer's journal (SQLite's own recovery; see above).
-  removeStaleLock(file, logger);
-  const sqlite = loadSqlite();
-  const db = new sqlite.Database(file);
-  const retry = <T>(op: () => T): T => withBusyRetry(file, logger, op);
-  try {
-    retry(() => db.exec(CONNECTION_PRAGMAS));
-    retry(() => migrate(db));
-  } catch (error) {
-    db.close();
-    throw error;
-  }
+  const { db, retry } = openTaskDatabaseFile(dataDir, logger);
 
   const one = (sql: string, values: BindValues): Task | undefined => {
     const row = retry(() => db.get(sql, values)) as Row | null;
@@ -198,6 +219,36 @@ export function openTaskStore({
       if (db.isOpen) db.close();
     },
   };
+}
+
+/** An open, migrated connection to `<dataDir>/tasks.db`, and the busy retry its statements go through. */
+export interface TaskDatabaseFile {
+  db: Database;
+  retry<T>(op: () => T): T;
+}
+
+/**
+ * Opens (creating and migrating if needed) the database file. The task list and the runs
+ * (`runs/sqlite-run-store.ts`) each open their own connection with it; both live in one process, and
+ * every statement finishes before the next starts, so they never wait on each other's lock.
+ */
+export function openTaskDatabaseFile(dataDir: string, logger: Logger): TaskDatabaseFile {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, TASKS_DB_FILE);
+  // Before the first access: a crash may have left a lock that makes every access busy. Once it is
+  // gone, the first read rolls back the dead writer's journal (SQLite's own recovery; see above).
+  removeStaleLock(file, logger);
+  const sqlite = loadSqlite();
+  const db = new sqlite.Database(file);
+  const retry = <T>(op: () => T): T => withBusyRetry(file, logger, op);
+  try {
+    retry(() => db.exec(CONNECTION_PRAGMAS));
+    retry(() => migrate(db));
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return { db, retry };
 }
 
 type Row = Record<string, SQLiteValue>;

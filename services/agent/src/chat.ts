@@ -4,7 +4,8 @@
  * streamed answers and a trace of every tool call, until `/exit` or the end of the input. Its
  * entry file is `cli.ts`; the tests drive it through the built CLI (`cli.test.ts`).
  */
-import { formatServerLog, formatToolCall } from './format.js';
+import { formatServerLog, formatTaskUpdate, formatToolCall } from './format.js';
+import type { Interrupter } from './interrupt.js';
 import type { LineReader } from './line-reader.js';
 import type { Agent } from './loop.js';
 
@@ -16,10 +17,12 @@ export interface ChatOptions {
   lines: LineReader;
   /** Where the answers go, as they stream. */
   write: (text: string) => void;
+  /** Ctrl-C: stops the running answer, and any task it waits on. */
+  interrupter?: Interrupter;
 }
 
 /** Resolves when the person types /exit (or /quit) or the input ends. */
-export async function runChat({ agent, lines, write }: ChatOptions): Promise<void> {
+export async function runChat({ agent, lines, write, interrupter }: ChatOptions): Promise<void> {
   let conversationId: string | undefined;
   let calls = 0;
   for (;;) {
@@ -37,23 +40,33 @@ export async function runChat({ agent, lines, write }: ChatOptions): Promise<voi
     }
     write('assistant> ');
     let streamed = false;
+    const signal = interrupter?.begin();
     const result = await agent
       .ask(line, {
         conversationId,
+        ...(signal && { signal }),
         events: {
           onTextDelta: (delta) => {
             streamed = true;
             write(delta);
           },
+          // A task can take a while: each new status shows at once, the whole call when it ends.
+          onToolTask: (_id, task) => write(`\n${formatTaskUpdate(task)}`),
           onToolEnd: (trace) => {
             write(`\n${formatToolCall(trace, calls++)}\nassistant> `);
           },
         },
       })
       .catch((error: unknown) => {
-        write(`\n${error instanceof Error ? error.message : String(error)}\n`);
+        const why = signal?.aborted
+          ? '(cancelled with Ctrl-C: the agent sent tasks/cancel for any task it was waiting on)'
+          : error instanceof Error
+            ? error.message
+            : String(error);
+        write(`\n${why}\n`);
         return undefined;
-      });
+      })
+      .finally(() => interrupter?.end());
     if (!result) continue;
     conversationId = result.conversationId;
     if (!streamed || result.stoppedBecause === 'max_rounds') write(result.answer);

@@ -10,13 +10,18 @@
 import { parseArgs } from 'node:util';
 import { runChat } from './chat.js';
 import { EnvError, loadAgentEnvWith } from './env.js';
-import { formatHeader, formatTurn, turnAsJson } from './format.js';
+import { formatHeader, formatTaskUpdate, formatToolCall, formatTurn, turnAsJson } from './format.js';
 import { declineInput } from './input.js';
+import { createInterrupter } from './interrupt.js';
 import { awaitLauncher } from './launcher-handoff.js';
 import { createLineReader } from './line-reader.js';
 import { createLogger } from './logger.js';
 import { startRuntime } from './runtime.js';
 import { terminalInput } from './terminal-input.js';
+import type { ToolCallTrace } from './trace.js';
+
+/** The shell's exit status for a program stopped by Ctrl-C (128 + SIGINT). */
+const INTERRUPTED_EXIT_CODE = 130;
 
 const USAGE = `Usage:
   pnpm ask [--json] "your question"   one question, with a trace of every tool call
@@ -58,12 +63,44 @@ async function main(): Promise<number> {
       connectAttempts: 1,
       onSignIn: showSignInLink,
     });
+    // Ctrl-C stops the question, and the hub cancels any task it waits on; a second one exits at once.
+    const interrupter = createInterrupter(() => process.exit(INTERRUPTED_EXIT_CODE));
+    const onSigint = () => interrupter.interrupt();
+    process.on('SIGINT', onSigint);
+    const ended: ToolCallTrace[] = [];
     try {
       if (!values.json) {
         console.log(formatHeader(runtime.model.description, runtime.hub.servers()));
         console.log(`\nquestion: ${question}`);
       }
-      const result = await runtime.agent.ask(question);
+      const signal = interrupter.begin();
+      const announced = new Set<string>();
+      const result = await runtime.agent
+        .ask(question, {
+          signal,
+          events: {
+            // The trace prints at the end; a task may take a while, so its statuses show as they come.
+            ...(!values.json && {
+              onToolTask: (_id, task) => {
+                const hint = announced.has(task.id) ? '' : '  (Ctrl-C cancels it)';
+                announced.add(task.id);
+                console.log(`${formatTaskUpdate(task)}${hint}`);
+              },
+            }),
+            onToolEnd: (trace) => ended.push(trace),
+          },
+        })
+        .catch((error: unknown) => {
+          if (signal.aborted) return undefined;
+          throw error;
+        });
+      if (!result) {
+        // What ran before Ctrl-C, with each task's tasks/cancel; --json keeps stdout for a whole turn only.
+        if (!values.json)
+          for (const [index, trace] of ended.entries()) console.log(formatToolCall(trace, index));
+        console.error('Cancelled with Ctrl-C.');
+        return INTERRUPTED_EXIT_CODE;
+      }
       console.log(
         values.json
           ? turnAsJson(result, runtime.model.description, runtime.hub.servers())
@@ -71,16 +108,26 @@ async function main(): Promise<number> {
       );
       return 0;
     } finally {
+      process.off('SIGINT', onSigint);
       await runtime.close();
     }
   }
 
+  // Ctrl-C stops the running answer (and its tasks); at the prompt it ends the chat, as /exit does.
+  // Before the chat starts, or pressed twice, it exits at once.
+  let chatting = false;
+  const interrupter = createInterrupter((stopping) => {
+    if (stopping || !chatting) process.exit(INTERRUPTED_EXIT_CODE);
+    lines.close();
+  });
   // Reading starts now, so a line typed or piped in while the servers connect is answered too.
   const lines = createLineReader({
     input: process.stdin,
     output: process.stdout,
     terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    onInterrupt: () => interrupter.interrupt(),
   });
+  process.on('SIGINT', () => interrupter.interrupt());
   try {
     const runtime = await startRuntime({
       env,
@@ -92,7 +139,13 @@ async function main(): Promise<number> {
     try {
       console.log(formatHeader(runtime.model.description, runtime.hub.servers()));
       console.log('Type a question. /new starts a new conversation, /exit quits.\n');
-      await runChat({ agent: runtime.agent, lines, write: (text) => process.stdout.write(text) });
+      chatting = true;
+      await runChat({
+        agent: runtime.agent,
+        lines,
+        write: (text) => process.stdout.write(text),
+        interrupter,
+      });
       return 0;
     } finally {
       await runtime.close();

@@ -107,7 +107,9 @@ describe('the functions offered to the model', () => {
       { role: 'user', content: 'Run the tools.' },
     ]);
     const tools = first.tools ?? [];
-    expect(tools).toHaveLength(hub.tools().length);
+    // Every MCP tool, plus the agent's own read_skill: the workshop publishes skills.
+    expect(hub.skills().length).toBeGreaterThan(0);
+    expect(tools).toHaveLength(hub.tools().length + 1);
     for (const tool of tools) {
       expect(tool.type).toBe('function');
       expect(tool.function.name).toMatch(OPENAI_FUNCTION_NAME);
@@ -121,6 +123,7 @@ describe('the functions offered to the model', () => {
     );
     // The dotted MCP name is offered sanitised, never as it is.
     expect(names).toContain('weather_forecast_daily');
+    expect(names).toContain('read_skill');
     expect(names).not.toContain(DOTTED_TOOL);
     // The workshop's task board view calls this tool itself (MCP Apps visibility ["app"]): the
     // server lists it, the model is never offered it.

@@ -4,7 +4,15 @@
  * went to the model; `turnAsJson` carries the same fields for `--json`.
  */
 import { describe, expect, it } from 'vitest';
-import { CHAT_PAGE, formatHeader, formatToolCall, formatTurn, turnAsJson } from './format.js';
+import {
+  CHAT_PAGE,
+  formatHeader,
+  formatTask,
+  formatTaskUpdate,
+  formatToolCall,
+  formatTurn,
+  turnAsJson,
+} from './format.js';
 import { ONE_SHOT_NOT_ASKED } from './input.js';
 import type { ModelDescription } from './llm/provider.js';
 import type { ToolCallTrace, TurnResult } from './trace.js';
@@ -304,5 +312,44 @@ describe('turnAsJson', () => {
       toolCalls: Array<{ sentToModel: string }>;
     };
     expect(parsed.toolCalls[0]?.sentToModel).toBe(long);
+  });
+});
+
+describe('formatTask', () => {
+  const task = {
+    id: 'Qm9vb3Rhc2staWQtb25lLXR3bw',
+    statuses: ['working' as const, 'completed' as const],
+    elapsedMs: 2_130,
+    polls: 4,
+  };
+
+  it('shows a short id, the statuses seen and how long, under the call', () => {
+    expect(formatTask(task)).toEqual([
+      'task:              Qm9vb3… working → completed in 2.1 s (4 tasks/get)',
+    ]);
+    const block = formatToolCall({ ...structured, task }, 0);
+    expect(block).toContain('│ task:              Qm9vb3… working → completed in 2.1 s');
+    // The whole id (bearer-grade) stays out of the terminal; --json has it.
+    expect(block).not.toContain(task.id);
+    expect(
+      JSON.parse(turnAsJson({ ...turn, toolCalls: [{ ...structured, task }] }, model, servers)),
+    ).toMatchObject({
+      toolCalls: [{ task: { id: task.id, statuses: ['working', 'completed'], elapsedMs: 2_130 } }],
+    });
+  });
+
+  it('says why the agent cancelled a task it stopped following, and its last status message', () => {
+    const stopped = {
+      ...task,
+      statuses: ['working' as const],
+      statusMessage: 'Section 2 of 5',
+      cancel: { reason: 'aborted' as const, acknowledged: true },
+    };
+    expect(formatTask(stopped)).toEqual([
+      'task:              Qm9vb3… working for 2.1 s (4 tasks/get)',
+      'task status:       Section 2 of 5',
+      'task cancelled:    tasks/cancel sent because the question was cancelled; the server acknowledged it',
+    ]);
+    expect(formatTaskUpdate(stopped)).toBe('task Qm9vb3… working (2.1 s) · Section 2 of 5');
   });
 });

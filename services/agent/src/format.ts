@@ -6,7 +6,7 @@
  */
 import type { ModelDescription } from './llm/provider.js';
 import type { ServerLogEvent, ToolCallTrace, TurnResult } from './trace.js';
-import type { ServerInfo } from './types.js';
+import type { ServerInfo, TaskInfo } from './types.js';
 
 /** Where `pnpm start` serves the chat page, which draws a tool's MCP Apps view. */
 export const CHAT_PAGE = 'pnpm start, then http://127.0.0.1:3001';
@@ -16,14 +16,18 @@ const MAX_SHOWN_CHARS = 600;
 
 /**
  * The servers come first, each named as it introduced itself: a stack left running from another
- * checkout answers on the same port, and its name and version give it away at once.
+ * checkout answers on the same port, and its name and version give it away at once. A server's
+ * skills follow it on a line of their own.
  */
 export function formatHeader(model: ModelDescription, servers: readonly ServerInfo[]): string {
   const lines = servers.map((server) => {
     const answered = server.implementation
       ? `${clip(server.implementation.name)} ${clip(server.implementation.version)}`
       : '(a server that gave no name)';
-    return `mcp:    ${server.name} → ${answered} at ${server.target} (protocol ${server.protocolVersion}, ${server.era} era)`;
+    const line = `mcp:    ${server.name} → ${answered} at ${server.target} (protocol ${server.protocolVersion}, ${server.era} era)`;
+    // The skills the model may read with read_skill, by name; their descriptions are in `--json`.
+    const skills = server.skills?.map((skill) => clip(skill.name)).join(', ');
+    return skills ? `${line}\nskills: ${server.name} → ${skills}` : line;
   });
   lines.push(`model:  ${model.label}  [${model.api} API at ${model.baseUrl}]`);
   return lines.join('\n');
@@ -42,6 +46,7 @@ export function formatToolCall(trace: ToolCallTrace, index: number): string {
       `│ view:              ${clip(trace.view.uri)}, drawn under this call on the chat page (${CHAT_PAGE})`,
     );
   }
+  if (trace.task) lines.push(...formatTask(trace.task).map((line) => `│ ${line}`));
   const asker = clip(trace.tool ?? trace.functionName);
   for (const input of trace.inputs) {
     const outcome =
@@ -76,6 +81,49 @@ export function formatToolCall(trace: ToolCallTrace, index: number): string {
   const cut = trace.truncated ? ' (truncated to the budget)' : '';
   lines.push(`└─ sent to model (${trace.sentAs}${cut}): ${clip(trace.sentToModel)}`);
   return lines.join('\n');
+}
+
+/** Why the agent sent `tasks/cancel`, in the person's words. */
+const CANCEL_REASONS: Record<NonNullable<TaskInfo['cancel']>['reason'], string> = {
+  aborted: 'the question was cancelled',
+  timeout: 'it ran past the longest the agent waits',
+  error: 'the agent could not follow it',
+};
+
+/**
+ * A task's lines in a call's trace: its id (cut short: whoever holds the whole id may read the
+ * task; `--json` has it), the statuses the agent saw and how long, its last status message, and
+ * whether the agent cancelled it.
+ */
+export function formatTask(task: TaskInfo): string[] {
+  const ended = ['completed', 'failed', 'cancelled'].includes(task.statuses.at(-1) ?? '');
+  const seconds = (task.elapsedMs / 1000).toFixed(1);
+  const polls = `${task.polls} tasks/get`;
+  const lines = [
+    `task:              ${shortTaskId(task.id)} ${task.statuses.join(' → ')} ${ended ? 'in' : 'for'} ${seconds} s (${polls})`,
+  ];
+  if (task.statusMessage !== undefined) lines.push(`task status:       ${clip(task.statusMessage)}`);
+  if (task.cancel) {
+    const heard = task.cancel.acknowledged
+      ? 'the server acknowledged it'
+      : 'the server did not acknowledge it';
+    lines.push(
+      `task cancelled:    tasks/cancel sent because ${CANCEL_REASONS[task.cancel.reason]}; ${heard}`,
+    );
+  }
+  return lines;
+}
+
+/** One line for a task while it runs, e.g. `task 9HkQ2x… working (1.2 s) · Section 2 of 5`. */
+export function formatTaskUpdate(task: TaskInfo): string {
+  const message = task.statusMessage === undefined ? '' : ` · ${clip(task.statusMessage)}`;
+  return `task ${shortTaskId(task.id)} ${task.statuses.at(-1) ?? ''} (${(task.elapsedMs / 1000).toFixed(1)} s)${message}`;
+}
+
+/** The first characters of a task id: enough to tell tasks apart on screen, not enough to read one. */
+function shortTaskId(id: string): string {
+  const shown = clip(id);
+  return shown.length > 8 ? `${shown.slice(0, 6)}…` : shown;
 }
 
 export function formatTurn(result: TurnResult): string {

@@ -253,11 +253,18 @@ export function createAgentApp(options: AgentAppOptions): Express {
     const { agent } = readyAgent();
     const caller = callerOf(res);
     const conversationId = scopedConversation(caller, parsed.data.conversationId);
+    // A client that hangs up before the answer stops the turn, and with it any task it waits on.
+    const dropped = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) dropped.abort(new Error('The client closed the request.'));
+    });
     try {
-      const result = await runAs(caller, undefined, () => agent.ask(parsed.data.message, { conversationId }));
+      const result = await runAs(caller, undefined, () =>
+        agent.ask(parsed.data.message, { conversationId, signal: dropped.signal }),
+      );
       res.json(chatAnswer(result));
     } catch (error) {
-      sendFailure(res, error, logger);
+      if (!dropped.signal.aborted) sendFailure(res, error, logger);
     }
   });
 
@@ -277,6 +284,8 @@ export function createAgentApp(options: AgentAppOptions): Express {
             onTextDelta: (text) => send('text', { text }),
             onToolStart: (call) => send('tool_start', call),
             onToolProgress: (id, progress) => send('tool_progress', { id, ...progress }),
+            // A call the server made a task: each new status, so the page shows it working.
+            onToolTask: (id, task) => send('tool_task', { id, task }),
             onToolEnd: (trace) => send('tool_end', trace),
           },
         }),

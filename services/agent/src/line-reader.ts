@@ -27,10 +27,16 @@ export interface LineReaderOptions {
    * line is written after its prompt and the transcript reads as a conversation.
    */
   terminal: boolean;
+  /**
+   * A terminal's Ctrl-C, which the line editor catches before the process sees it. Without this,
+   * Ctrl-C ends the input.
+   */
+  onInterrupt?: () => void;
 }
 
-export function createLineReader({ input, output, terminal }: LineReaderOptions): LineReader {
+export function createLineReader({ input, output, terminal, onInterrupt }: LineReaderOptions): LineReader {
   const rl = createInterface({ input, output, terminal });
+  if (onInterrupt) rl.on('SIGINT', onInterrupt);
   const queued: string[] = [];
   let waiting: ((line: string | undefined) => void) | undefined;
   let ended = false;

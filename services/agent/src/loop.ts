@@ -2,7 +2,8 @@
  * @module loop
  * The agent loop: offer the MCP tools to the model as functions, run the calls it makes, hand the
  * results back (`isError` first, then `structuredContent`, then text: see `resultToModel` in
- * `@mcp-workshop/shared`), and repeat until the model answers or the round limit is hit.
+ * `@mcp-workshop/shared`), and repeat until the model answers or the round limit is hit. When a
+ * server publishes skills, the agent's own `read_skill` is offered too (`read-skill.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -14,7 +15,8 @@ import {
 } from '@mcp-workshop/shared';
 import type { ConversationStore } from './conversations.js';
 import { toFunctionSpecs } from './llm/functions.js';
-import type { ChatMessage, ModelProvider, ModelToolCall } from './llm/provider.js';
+import type { ChatMessage, FunctionSpec, ModelProvider, ModelToolCall } from './llm/provider.js';
+import { type SkillFunction, skillFunction } from './read-skill.js';
 import type { AgentTelemetry } from './telemetry/types.js';
 import {
   DISPLAYABLE_IMAGE_TYPES,
@@ -97,9 +99,11 @@ function askOnce(
       // New tools (tools/list_changed) are swapped in here, between model turns, never mid-turn.
       await hub.refresh();
       const catalog = toFunctionSpecs(hub.tools());
+      const skills = skillFunction(hub.skills(), (name) => catalog.resolve(name) !== undefined);
+      const functions = skills ? [...catalog.functions, skills.spec] : catalog.functions;
       const turn = await complete({
         messages: [{ role: 'system', content: settings.systemPrompt }, ...history],
-        functions: catalog.functions,
+        functions,
         signal: options.signal,
         onTextDelta: events.onTextDelta,
       });
@@ -116,7 +120,13 @@ function askOnce(
         };
       }
       // Calls from one turn are independent by definition, so they run concurrently.
-      const traces = await Promise.all(turn.toolCalls.map((call) => runToolCall(call, round, catalog, run)));
+      const traces = await Promise.all(
+        turn.toolCalls.map((call) =>
+          skills && call.name === skills.spec.name
+            ? runSkillRead(call, round, skills, run)
+            : runToolCall(call, round, catalog, run, functions),
+        ),
+      );
       for (const trace of traces) {
         history.push({ role: 'tool', tool_call_id: trace.id, content: trace.sentToModel });
         toolCalls.push(trace);
@@ -167,6 +177,8 @@ async function runToolCall(
   round: number,
   catalog: Catalog,
   { hub, settings, signal, events, onServerLog }: TurnContext,
+  /** Every function the model was offered this round, `read_skill` included: an unknown name lists them. */
+  offered: readonly FunctionSpec[],
 ): Promise<ToolCallTrace> {
   const started = performance.now();
   const budget = { budgetChars: settings.resultBudgetChars };
@@ -191,7 +203,7 @@ async function runToolCall(
   };
 
   if (!resolved) {
-    const known = catalog.functions.map((fn) => fn.name).join(', ');
+    const known = offered.map((fn) => fn.name).join(', ');
     return refuse({
       kind: 'unknown_function',
       message: `There is no function named "${call.name}". Use one of: ${known || '(none)'}.`,
@@ -223,6 +235,7 @@ async function runToolCall(
     signal,
     onProgress: (event) => events.onToolProgress?.(call.id, event),
     onServerLog,
+    onTask: (task) => events.onToolTask?.(call.id, task),
   });
   const unasked = outcome.inputs.filter((input) => input.notAsked !== undefined);
   let trace: ToolCallTrace;
@@ -242,6 +255,35 @@ async function runToolCall(
   trace.progress = outcome.progress;
   trace.logs = outcome.logs;
   trace.inputs = outcome.inputs;
+  if (outcome.task) trace.task = outcome.task;
+  events.onToolEnd?.(trace);
+  return trace;
+}
+
+/** A `read_skill` call: traced like a tool call, with the skill's server and the `skill://` URI it read. */
+async function runSkillRead(
+  call: ModelToolCall,
+  round: number,
+  skills: SkillFunction,
+  { hub, settings, signal, events }: TurnContext,
+): Promise<ToolCallTrace> {
+  const started = performance.now();
+  const budget = { budgetChars: settings.resultBudgetChars };
+  const read = skills.prepare(call.arguments, hub, signal);
+  const base = {
+    id: call.id,
+    round,
+    functionName: call.name,
+    server: read.server,
+    tool: read.uri,
+    arguments: read.arguments,
+  };
+  events.onToolStart?.(base);
+  const outcome = await read.run();
+  const trace =
+    'result' in outcome
+      ? finish(base, started, resultToModel(outcome.result, budget), { result: outcome.result })
+      : finish(base, started, failureToModel(outcome.problem.message, undefined, budget), outcome);
   events.onToolEnd?.(trace);
   return trace;
 }

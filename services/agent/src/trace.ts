@@ -5,7 +5,7 @@
  * back to the model. The CLI prints it, the HTTP API returns it, the web page draws it.
  */
 import type { ModelView } from '@mcp-workshop/shared';
-import type { InputEvent, LogEvent, ProgressEvent, ServerLogMessage } from './types.js';
+import type { InputEvent, LogEvent, ProgressEvent, ServerLogMessage, TaskInfo } from './types.js';
 
 /**
  * Largest base64 string kept per image for the trace: about 220 KB decoded. The trace travels in
@@ -51,6 +51,7 @@ export interface ToolCallTrace {
   functionName: string;
   /** Where it went: absent when the name matched no tool. */
   server?: string;
+  /** The MCP tool; for the agent's own `read_skill`, the `skill://` URI it read. */
   tool?: string;
   /** MCP Apps: the tool's `ui://` view, which the chat page draws under this call. */
   view?: { uri: string };
@@ -88,6 +89,8 @@ export interface ToolCallTrace {
   logs: LogEvent[];
   /** The tool's requests for input during the call, and whether anyone was asked. */
   inputs: InputEvent[];
+  /** Set when the server ran the call as a task (MCP Tasks): its id, the statuses seen, how long. */
+  task?: TaskInfo;
 }
 
 /** A server log no call can claim (see `mcp/hub.ts`), with its time in ms since the turn began. */
@@ -121,5 +124,7 @@ export interface TurnEvents {
     arguments: unknown;
   }) => void;
   onToolProgress?: (id: string, event: ProgressEvent) => void;
+  /** A call that became a task: each new status (or status message) while the agent follows it. */
+  onToolTask?: (id: string, task: TaskInfo) => void;
   onToolEnd?: (trace: ToolCallTrace) => void;
 }

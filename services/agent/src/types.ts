@@ -86,6 +86,25 @@ export type CallFailure =
   /** The server refused the call for the agent's sign-in (HTTP 403 insufficient_scope, and no step-up got the scope). */
   | { kind: 'not_allowed'; message: string };
 
+/** A task's status (MCP Tasks, `io.modelcontextprotocol/tasks`); the last three are final. */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** A call the server ran as a task: what the agent saw of it while it waited (`mcp/task-wait.ts`). */
+export interface TaskInfo {
+  /** The server's task id. Whoever holds it may read the task, so only full in `--json` and the API. */
+  id: string;
+  /** Each status the server reported, in order, a repeat of the previous one left out. */
+  statuses: TaskStatus[];
+  /** What the server last said of it (`statusMessage`), e.g. "Section 3 of 5"; none once it says nothing. */
+  statusMessage?: string;
+  /** From the server's answer that made the task until the agent stopped following it. */
+  elapsedMs: number;
+  /** How many `tasks/get` requests the agent sent. */
+  polls: number;
+  /** Set when the agent sent `tasks/cancel`: why, and whether the server acknowledged it. */
+  cancel?: { reason: 'aborted' | 'timeout' | 'error'; acknowledged: boolean };
+}
+
 /** What one `tools/call` produced: a result, or a failure that is not a result. */
 export interface CallOutcome {
   result?: CallToolResult;
@@ -94,6 +113,8 @@ export interface CallOutcome {
   progress: ProgressEvent[];
   logs: LogEvent[];
   inputs: InputEvent[];
+  /** Set when the server answered with a task, which the hub then followed to its end. */
+  task?: TaskInfo;
 }
 
 export interface CallOptions {
@@ -107,6 +128,8 @@ export interface CallOptions {
    * function, and it hears each such log once, however many of them were running.
    */
   onServerLog?: (event: ServerLogMessage) => void;
+  /** Hears each new status (or status message) of a task the call became. */
+  onTask?: (task: TaskInfo) => void;
 }
 
 /** A connected MCP server, as the trace and the web page show it. */
@@ -122,6 +145,32 @@ export interface ServerInfo {
   instructions?: string;
   /** Who the agent signed in as, for a server with an `oauth` entry. Never a token. */
   signedInAs?: SignedInAs;
+  /** The skills it publishes (`io.modelcontextprotocol/skills`); absent when it declares none. */
+  skills?: SkillSummary[];
+}
+
+/** A skill as a server lists it: what the person sees, and the model is told, before it is read. */
+export interface SkillSummary {
+  /** Its name, e.g. "add-a-tool": the last folder of its URI. */
+  name: string;
+  /** When to use it, in the server's words. */
+  description: string;
+  /** Its `SKILL.md`, e.g. `skill://add-a-tool/SKILL.md`. */
+  uri: string;
+}
+
+/** A skill, with the server it comes from and its files. */
+export interface ServerSkill extends SkillSummary {
+  server: string;
+  /** Its files as paths inside its folder, as listed: `SKILL.md`, `references/checklist.md`. */
+  files: string[];
+}
+
+/** A skill file as read and verified, for the model. */
+export interface SkillText {
+  /** The URI it was read from. */
+  uri: string;
+  text: string;
 }
 
 /** A person (their `sub`, authorization code with PKCE) or a machine (its client id, client credentials). */
@@ -172,6 +221,13 @@ export interface McpHub {
   hasView(server: string, uri: string): boolean;
   /** Reads a view `hasView` knows, through the server's connection; throws `ViewError` otherwise. */
   readView(server: string, uri: string, signal?: AbortSignal): Promise<ViewResource>;
+  /** Every skill of every server, as listed when it connected. */
+  skills(): readonly ServerSkill[];
+  /**
+   * Reads a file of a skill `skills()` lists (`file` inside its folder, default `SKILL.md`), checked
+   * against the digest its listing published. Rejects, with a message for the model, otherwise.
+   */
+  readSkill(server: string, uri: string, file: string | undefined, signal?: AbortSignal): Promise<SkillText>;
   close(): Promise<void>;
 }
 

@@ -4,13 +4,16 @@
  * `startLocalServer`'s options: the weather source and the task list (`@mcp-workshop/task-store`),
  * SQLite under DATA_DIR by default or Postgres when DATABASE_URL is set. Preparing DATA_DIR is I/O,
  * so only the entry file (and tests) call this. The store itself opens on first use or on
- * `openTasks()`, which `index.ts` calls once it is serving.
+ * `openTasks()`, which `index.ts` calls once it is serving. The skills (`skills/catalogue.ts`) are
+ * read before serving starts, by whoever serves: `serveHttp`, `main.ts` for stdio, `startLocalServer`.
  */
 import type { Readiness } from '@mcp-workshop/mcp-host';
 import type { Logger } from '@mcp-workshop/mcp-host/logger';
+import { createTaskRuntime, type TaskRuntime } from '@mcp-workshop/mcp-host/tasks';
 import type { HostTelemetry } from '@mcp-workshop/mcp-host/telemetry';
 import { openTaskBackend } from '@mcp-workshop/task-store';
 import type { ServerEnv } from './env.js';
+import { createWorkshopSkills, type WorkshopSkills } from './skills/catalogue.js';
 import type { ToolDeps } from './tools/deps.js';
 import { createOfflineWeather } from './weather/offline.js';
 import { createOpenMeteoWeather } from './weather/open-meteo.js';
@@ -25,6 +28,15 @@ export interface ServerDeps extends ToolDeps {
   openTasks(): Promise<void>;
   /** Whether the task store answers right now, for `GET /health/ready`. Never rejects. */
   checkReady(): Promise<Readiness>;
+  /** The skills folder: `load()` it before serving, and every server built afterwards serves it. */
+  skills: WorkshopSkills;
+  /**
+   * MCP Tasks, stored with the task list (runs in the same database): whoever serves `start()`s it
+   * once serving, so unfinished tasks resume, and `stop()`s it before closing the stores.
+   */
+  runs: TaskRuntime;
+  /** Stops the tasks, then closes the runs and the task list: what a server does last. */
+  close(): Promise<void>;
 }
 
 /**
@@ -47,6 +59,8 @@ export interface DepsConfig {
    * request is a child span of the tool call that made it.
    */
   telemetry?: HostTelemetry;
+  /** The folder of skills; defaults to the package's own `skills/`. */
+  skillsDir?: string;
 }
 
 /** The dependencies `index.ts` serves with, from a validated environment. */
@@ -68,7 +82,7 @@ export function createDeps(env: ServerEnv, logger: Logger, telemetry?: HostTelem
 
 /** The one place the weather, the task store and the task events are put together. */
 export function buildDeps(config: DepsConfig): ServerDeps {
-  const { logger, dataDir, databaseUrl, openMeteo, telemetry, now = () => new Date() } = config;
+  const { logger, dataDir, databaseUrl, openMeteo, telemetry, skillsDir, now = () => new Date() } = config;
   const weather = openMeteo
     ? createOpenMeteoWeather({ ...openMeteo, ...(telemetry && { fetch: telemetry.fetch }) })
     : createOfflineWeather(now);
@@ -79,13 +93,25 @@ export function buildDeps(config: DepsConfig): ServerDeps {
     ...(databaseUrl && { databaseUrl }),
     ...(telemetry && { tracer: telemetry.tracer }),
   });
+  const runs = createTaskRuntime({ runs: backend.runs, queue: backend.runQueue(), logger });
   return {
     weather,
     tasks: backend.tasks,
+    runs,
+    async close() {
+      // Tasks first: a run in progress stays `working` and resumes at the next start (or on another replica).
+      await runs.stop();
+      await backend.runs.close();
+      await backend.tasks.close();
+    },
     taskEvents: backend.events,
     now,
     logger,
     openTasks: () => backend.open(),
     checkReady: () => backend.checkReady(),
+    skills: createWorkshopSkills({
+      ...(skillsDir && { dir: skillsDir }),
+      onWarning: ({ path, message }) => logger.warn({ path }, `skills: ${message}`),
+    }),
   };
 }

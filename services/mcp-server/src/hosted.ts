@@ -16,15 +16,21 @@ import { createMcpServer, type McpServerOptions } from './server.js';
 import { tools } from './tools/index.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
-export type HostedCatalogue = Pick<AppOptions, 'buildServer' | 'info' | 'publishEvents' | 'checkReady'>;
+export type HostedCatalogue = Pick<
+  AppOptions,
+  'buildServer' | 'info' | 'publishEvents' | 'checkReady' | 'tasks'
+>;
 
 export function hostedCatalogue(deps: ServerDeps, options: McpServerOptions = {}): HostedCatalogue {
   return {
-    buildServer: () => createMcpServer(deps, options),
+    // The deps' skills, loaded once before serving; a caller's own `skills` option wins (tests).
+    buildServer: () => createMcpServer(deps, { skills: deps.skills, ...options }),
     info: { name: SERVER_NAME, version: SERVER_VERSION },
     // Notifications come from the same emitter the task store announces on.
     publishEvents: (bus) => publishTaskChanges(deps.taskEvents, bus),
     checkReady: deps.checkReady,
+    // MCP Tasks: every instance serves tasks/get, tasks/update and tasks/cancel from the deps' runtime.
+    tasks: deps.runs,
   };
 }
 

@@ -6,10 +6,9 @@
  */
 import { type AppAuthOptions, type AppOptions, type HostApp, startHttpHost } from '@mcp-workshop/mcp-host';
 import { createSilentLogger, type Logger } from '@mcp-workshop/mcp-host/logger';
-import { buildDeps } from './deps.js';
+import { buildDeps, type ServerDeps } from './deps.js';
 import { cataloguePolicy, hostedCatalogue } from './hosted.js';
 import type { McpServerOptions } from './server.js';
-import type { ToolDeps } from './tools/deps.js';
 
 export interface LocalServerOptions
   extends Partial<Omit<AppOptions, 'buildServer' | 'logger' | 'info' | 'publishEvents' | 'auth'>> {
@@ -31,7 +30,7 @@ export interface LocalServer {
   /** e.g. http://127.0.0.1:41234/mcp */
   mcpUrl: string;
   workshop: HostApp;
-  deps: ToolDeps;
+  deps: ServerDeps;
   /** Closes connections, sessions and the database. */
   close(): Promise<void>;
 }
@@ -50,7 +49,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const deps = buildDeps({ dataDir, logger, now });
   // Opened now, not on the first task call: a bad dataDir fails the start, and the first call is not slow.
   await deps.openTasks();
-  const { buildServer, info, publishEvents, checkReady } = hostedCatalogue(deps, serverOptions);
+  await deps.skills.load();
+  // Unfinished MCP Tasks in dataDir resume now, as they do when `index.ts` serves.
+  await deps.runs.start();
+  const { buildServer, info, publishEvents, checkReady, tasks } = hostedCatalogue(deps, serverOptions);
   const host = await startHttpHost({
     buildServer,
     info,
@@ -60,6 +62,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     sessionTtlSeconds: 1800,
     maxSessions: 100,
     checkReady,
+    tasks,
     ...appOptions,
     ...(auth && { auth: { policy: cataloguePolicy(), ...auth } }),
     // After the spread: notifications must come from the same emitter the task store announces on.
@@ -72,7 +75,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     deps,
     async close() {
       await host.close();
-      await deps.tasks.close();
+      await deps.close();
     },
   };
 }

@@ -50,13 +50,15 @@ async function main(): Promise<void> {
   // Each mode imports only its own transport: stdio never loads express, HTTP never the stdio reader.
   if (values.stdio) {
     const { startStdioHost } = await import('@mcp-workshop/mcp-host/stdio');
-    const handle = startStdioHost(catalogue.buildServer, logger);
+    // The one server instance is built at once: it must find the skills read.
+    await deps.skills.load();
+    const handle = startStdioHost(catalogue.buildServer, logger, { tasks: catalogue.tasks });
     logger.info({ version: SERVER_VERSION, ...taskLocation(env) }, 'serving MCP over stdio');
     const cancelOpen = openTasksSoon(deps);
     const stop = async () => {
       cancelOpen();
       await handle.close();
-      await deps.tasks.close();
+      await deps.close();
       await telemetry?.shutdown();
       process.exit(0);
     };

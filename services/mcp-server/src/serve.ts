@@ -19,6 +19,8 @@ import { cataloguePolicy, type HostedCatalogue } from './hosted.js';
  * requests (initialize, tools/list) are answered; a task call before then opens it on the spot.
  */
 const OPEN_TASKS_AFTER_MS = 500;
+/** How long to wait before starting MCP Tasks again when the database was not there. */
+const RUNS_RETRY_MS = 5_000;
 
 export interface ServeHttpOptions {
   env: ServerEnv;
@@ -36,6 +38,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHost> {
   // The narrow entry: the package's main one also exports the in-process client, which a cold start never needs.
   const { startHttpHost } = await import('@mcp-workshop/mcp-host/http');
   const auth = await discoverAuth(env, logger);
+  // Before the first server is built: each one serves the skills loaded by then.
+  await deps.skills.load();
   const hosting = startHttpHost({
     ...catalogue,
     logger,
@@ -85,7 +89,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHost> {
     logger.info({ signal }, 'shutting down');
     cancelOpen();
     await host.close();
-    await deps.tasks.close();
+    await deps.close();
     // The last spans and metrics are sent before the process goes.
     await telemetry?.shutdown();
     process.exit(0);
@@ -123,9 +127,20 @@ export function taskLocation(env: ServerEnv): { dataDir: string } | { database: 
  * next task call or `/health/ready` check tries again.
  */
 export function openTasksSoon(deps: ServerDeps): () => void {
-  const timer = setTimeout(() => {
-    deps.openTasks().catch(exitWithError);
+  let timer = setTimeout(() => {
+    deps.openTasks().then(startRuns).catch(exitWithError);
   }, OPEN_TASKS_AFTER_MS);
+  // MCP Tasks start working once the database is open: unfinished ones resume. A database that is
+  // down (Postgres) delays that, never the server: it tries again until it works or the server stops.
+  const startRuns = (): Promise<void> =>
+    deps.runs.start().catch((error: unknown) => {
+      deps.logger.warn(
+        { err: error },
+        `MCP Tasks could not start; trying again in ${RUNS_RETRY_MS / 1000} s`,
+      );
+      timer = setTimeout(() => void startRuns(), RUNS_RETRY_MS);
+      timer.unref();
+    });
   // Never the reason the process stays alive: stdio exits when its client closes stdin.
   timer.unref();
   // A stop within the delay cancels it: opening a store that was just closed is an error, and it

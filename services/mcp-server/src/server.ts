@@ -8,12 +8,13 @@
  */
 
 import type { HostTelemetry } from '@mcp-workshop/mcp-host/telemetry';
-import { McpServer } from '@modelcontextprotocol/server';
+import { McpServer, type ServerOptions } from '@modelcontextprotocol/server';
 import { registerPrompts } from './prompts/index.js';
 import { registerResources } from './resources/index.js';
 import type { ViewOptions } from './resources/views.js';
 import { DEFAULT_PAGE_SIZE, paginateList } from './server/pagination.js';
 import { installCompletionCaller } from './server/request-caller.js';
+import type { WorkshopSkills } from './skills/catalogue.js';
 import type { ToolDeps } from './tools/deps.js';
 import { tools } from './tools/index.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
@@ -27,6 +28,8 @@ export const SERVER_INSTRUCTIONS =
   'Results carry structuredContent (a JSON object) plus the same JSON as text; failures come back with isError: true.';
 
 export interface McpServerOptions {
+  /** The skills folder (`skills/catalogue.ts`), loaded before serving; `hostedCatalogue` passes the deps' own. */
+  skills?: Pick<WorkshopSkills, 'attach'>;
   /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list. */
   pageSize?: number;
   /**
@@ -34,7 +37,7 @@ export interface McpServerOptions {
    * who asks and `tools/list` is paged, so they are listed, paged and completed like the catalogue's.
    * The catalogue itself never sets it: `dev/conformance-server` adds the conformance suite's fixtures here.
    */
-  extend?: (server: McpServer) => void;
+  extend?: (server: McpServer, deps: ToolDeps) => void;
   /** With telemetry on: a span for every request this instance serves (`@mcp-workshop/mcp-host/telemetry`). */
   telemetry?: HostTelemetry;
   /**
@@ -47,6 +50,13 @@ export interface McpServerOptions {
    * host then sends list_changed); off, the tool list is fixed for the life of the process.
    */
   listChanged?: boolean;
+  /**
+   * The SDK's check of every echoed 2026-07-28 `requestState`, run before the handler; a hook that
+   * throws answers -32602. The catalogue sets none: delete_task's state needs no integrity (its file
+   * says why). `dev/conformance-server` sets one to refuse tampered fixture state, which a tool
+   * handler cannot do itself (the SDK turns whatever it throws into an isError result).
+   */
+  requestState?: ServerOptions['requestState'];
 }
 
 export function createMcpServer(deps: ToolDeps, options: McpServerOptions = {}): McpServer {
@@ -58,12 +68,14 @@ export function createMcpServer(deps: ToolDeps, options: McpServerOptions = {}):
       capabilities: { tools: { listChanged: options.listChanged ?? false }, logging: {} },
       instructions: SERVER_INSTRUCTIONS,
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
+      ...(options.requestState && { requestState: options.requestState }),
     },
   );
   for (const tool of tools) tool.register(server, deps);
   registerResources(server, deps, { pageSize, ...(options.views && { views: options.views }) });
+  options.skills?.attach(server);
   registerPrompts(server, deps, { pageSize, ...(options.listChanged && { listChanged: true }) });
-  options.extend?.(server);
+  options.extend?.(server, deps);
   // After every completable: task id completions need to know who asks (see server/request-caller.ts).
   installCompletionCaller(server);
   paginateList(server, 'tools/list', pageSize);

@@ -1,13 +1,15 @@
 /**
  * Proves that pnpm applied our patch to the installed MCP SDK (`patchedDependencies` in
- * pnpm-workspace.yaml). The patch edits the SDK's hashed dist chunks (`dist/src-<hash>.mjs` and
- * `.cjs`), so an SDK upgrade that drops or renames them loses the fix; these tests then fail and
- * say how to carry it over (patches/README.md).
+ * pnpm-workspace.yaml). The patch edits the SDK's hashed dist chunks (`dist/src-<hash>.mjs`,
+ * `dist/mcp-<hash>.mjs` and their `.cjs` twins), so an SDK upgrade that drops or renames them loses
+ * the fix; these tests then fail and say how to carry it over (patches/README.md). Series patches
+ * 01, 02, 06 and 07 are checked here, 05 in sdk-patch-close.test.ts.
  */
 import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/client';
 import * as esmSdk from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { SDK_PATCH_NOT_APPLIED as NOT_APPLIED, SDK_PACKAGE } from '../src/test-support/sdk-patch.js';
 
 type Sdk = typeof esmSdk;
@@ -54,6 +56,108 @@ async function setLevelErrorCode(sdk: Sdk): Promise<unknown> {
   }
 }
 
+const MODERN = '2026-07-28';
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
+/** Which series patch a failing check is about, after the message that names the composed file. */
+const notApplied = (series: string) => `${NOT_APPLIED} (series patch ${series})`;
+
+/** What a tool that starts an MCP Task (SEP-2663) answers tools/call with: the task, not its result. */
+const CREATE_TASK_RESULT = {
+  resultType: 'task',
+  taskId: 'task-1',
+  status: 'working',
+  statusMessage: 'Queued',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  lastUpdatedAt: '2026-11-20T10:00:00.000Z',
+  ttlMs: 3_600_000,
+  pollIntervalMs: 1_000,
+} as const;
+
+/** The -32021 data a task-only tool answers a client without the Tasks extension with. */
+const REQUIRED_CAPABILITIES = { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } };
+
+/**
+ * A server built with `sdk` with the tools the Tasks patches are about: `start_report` (with an
+ * output schema, which describes the finished report) and `start_plain` (without one) both answer
+ * with a CreateTaskResult; `task_only` refuses with -32021, as a tool that only runs as a task does
+ * for a client that did not declare the extension.
+ */
+function tasksServer(sdk: Sdk) {
+  const server = new sdk.McpServer({ name: 'patch-check', version: '0.0.0' });
+  // The handler's declared type is a CallToolResult: the SDK has no Tasks runtime to type a task.
+  const startTask = async () => CREATE_TASK_RESULT as unknown as esmSdk.CallToolResult;
+  server.registerTool(
+    'start_report',
+    {
+      description: 'Starts a report as a task',
+      inputSchema: z.object({}),
+      outputSchema: z.object({ report: z.string() }),
+    },
+    startTask,
+  );
+  server.registerTool('start_plain', { description: 'Starts a task', inputSchema: z.object({}) }, startTask);
+  server.registerTool(
+    'task_only',
+    { description: 'Runs only as a task', inputSchema: z.object({}) },
+    async () => {
+      throw new sdk.MissingRequiredClientCapabilityError(
+        REQUIRED_CAPABILITIES,
+        `task_only needs the ${TASKS_EXTENSION} extension`,
+      );
+    },
+  );
+  return server;
+}
+
+/** A 2026-07-28 tools/call, as the SDK's per-request HTTP entry receives it. */
+function modernCall(name: string, clientCapabilities: Record<string, unknown>): Request {
+  return new Request('http://127.0.0.1/mcp', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name,
+        arguments: {},
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/clientInfo': { name: 'patch-check-client', version: '0.0.0' },
+          'io.modelcontextprotocol/clientCapabilities': clientCapabilities,
+        },
+      },
+    }),
+  });
+}
+
+interface Answer {
+  status: number;
+  body: { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
+}
+
+/** Calls a tool of `tasksServer` on the 2026-07-28 era through `createMcpHandler`; the raw answer. */
+async function callModern(
+  sdk: Sdk,
+  name: string,
+  clientCapabilities: Record<string, unknown>,
+): Promise<Answer> {
+  const handler = sdk.createMcpHandler(() => tasksServer(sdk));
+  try {
+    const response = await handler.fetch(modernCall(name, clientCapabilities));
+    return { status: response.status, body: (await response.json()) as Answer['body'] };
+  } finally {
+    await handler.close();
+  }
+}
+
 describe.each([
   ['ESM build', esmSdk],
   ['CommonJS build', cjsSdk],
@@ -84,5 +188,51 @@ describe.each([
       expect(sdk.isJSONRPCResultResponse(value)).toBe(false);
       expect(sdk.isJSONRPCErrorResponse(value)).toBe(false);
     }
+  });
+
+  it.each(['start_report', 'start_plain'])(
+    "passes %s's CreateTaskResult through tools/call as it is (2026-07-28)",
+    async (tool) => {
+      const { status, body } = await callModern(sdk, tool, { extensions: { [TASKS_EXTENSION]: {} } });
+      expect(status).toBe(200);
+      const { _meta, ...fields } = body.result ?? {};
+      // Unpatched, start_report's answer is an isError result ("has an output schema but no
+      // structured content") and start_plain's gains `content: []`.
+      expect(fields, notApplied('06-server-task-result-passthrough')).toEqual(CREATE_TASK_RESULT);
+      // The only addition is the server's identity, which the SDK stamps on every 2026-07-28 result.
+      expect(Object.keys(_meta as object)).toEqual([SERVER_INFO_KEY]);
+    },
+  );
+
+  it('refuses a CreateTaskResult toward a 2025 client with -32603, not an empty success', async () => {
+    const server = tasksServer(sdk);
+    const client = new Client({ name: 'patch-check-client', version: '0.0.0' });
+    const [clientSide, serverSide] = sdk.InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    try {
+      const outcome: unknown = await client.callTool({ name: 'start_plain', arguments: {} }).then(
+        (result) => result,
+        (caught: unknown) => caught,
+      );
+      // Unpatched, the client gets `{ content: [] }`: a success that says nothing.
+      expect((outcome as { code?: unknown }).code, notApplied('06-server-task-result-passthrough')).toBe(
+        -32603,
+      );
+      expect(String((outcome as Error).message)).toContain("resultType 'task'");
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('answers a -32021 thrown by a tool as that JSON-RPC error, with HTTP 400 (2026-07-28)', async () => {
+    const { status, body } = await callModern(sdk, 'task_only', {});
+    // Unpatched, it is a 200 with an isError tool result, the capability lost in its text.
+    expect(body.error?.code, notApplied('07-server-missing-capability-error')).toBe(-32021);
+    expect(body.result).toBeUndefined();
+    expect(status).toBe(400);
+    expect(body.error?.data).toEqual(REQUIRED_CAPABILITIES);
+    expect(body.error?.message).toBe(`task_only needs the ${TASKS_EXTENSION} extension`);
   });
 });

@@ -5,8 +5,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { seriousAxeViolations } from './axe.js';
 import { ask, WAIT, waitIdle } from './page-actions.js';
 import { type Stack, startStack } from './stack.js';
@@ -16,6 +18,7 @@ const DOC_IMAGES = fileURLToPath(new URL('../../../doc/images/', import.meta.url
 /** Every wait is bounded, and shorter than vitest's 20 s test timeout so the locator's own error shows. */
 const LAPTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 let stack: Stack;
 let context: BrowserContext;
@@ -43,6 +46,24 @@ async function openPage(viewport: { width: number; height: number }): Promise<[B
 /** Types the question, presses Enter and waits until the answer is complete and the form is free. */
 function lastTurn(target: Page) {
   return target.locator('[data-testid=turn]').last();
+}
+
+/** A task's status as the server has it, asked by a client of its own (sign-in is off: one owner). */
+async function taskStatus(mcpUrl: string, taskId: string): Promise<string> {
+  const client = new Client(
+    { name: 'web-e2e', version: '0.0.0' },
+    { capabilities: { extensions: { [TASKS_EXTENSION]: {} } }, versionNegotiation: { mode: 'auto' } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+  try {
+    const answer = await client.request(
+      { method: 'tasks/get', params: { taskId } },
+      z.looseObject({ status: z.string() }),
+    );
+    return answer.status;
+  } finally {
+    await client.close();
+  }
 }
 
 async function horizontalOverflow(target: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
@@ -116,36 +137,44 @@ describe('chat page in Chromium', () => {
     await shot(page, '03-error-atlantis');
   });
 
-  it('moves the progress bar of a long tool before it completes', async () => {
+  it('shows a long tool as a task: working, then completed, with the elapsed time', async () => {
     const before = await page.locator('[data-testid=turn]').count();
     await page.fill('#message', 'Generate a report on cities in 10 steps');
     await page.press('#message', 'Enter');
     const turn = page.locator('[data-testid=turn]').nth(before);
     const entry = turn.locator('[data-testid=tool-entry][data-tool$="generate_report"]');
-    await entry.waitFor(WAIT);
-    const seen: number[] = [];
-    let shotTaken = false;
-    const deadline = Date.now() + WAIT.timeout;
-    while (Date.now() < deadline) {
-      const state = await entry.getAttribute('data-state');
-      if (state !== 'running') break;
-      const value = await entry
-        .locator('progress')
-        .evaluate((bar: HTMLProgressElement) => (bar.hasAttribute('value') ? bar.value : -1))
-        .catch(() => -1); // the bar is removed when the call ends
-      if (value >= 0 && seen.at(-1) !== value) seen.push(value);
-      if (!shotTaken && value > 0) {
-        shotTaken = true;
-        await shot(page, '04-progress-running');
-      }
-      await page.waitForTimeout(100);
-    }
+    // The agent declares MCP Tasks, so the server runs the report as a task and the page follows it.
+    const task = entry.locator('[data-testid=tool-task]');
+    await entry.locator('[data-testid=tool-task][data-status=working]').waitFor(WAIT);
+    await expect(task.textContent()).resolves.toMatch(/^Task \S+…: working for \d+\.\d s/);
+    await expect(entry.getAttribute('data-state')).resolves.toBe('running');
+    await shot(page, '04-task-working');
+
     await waitIdle(page);
     await expect(entry.getAttribute('data-state')).resolves.toBe('ok');
-    // At least two distinct readings, rising, observed while the call was still running.
-    expect(seen.length, `progress values seen while running: ${seen.join(', ')}`).toBeGreaterThanOrEqual(2);
-    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
-    await shot(page, '05-progress-done');
+    await expect(task.getAttribute('data-status')).resolves.toBe('completed');
+    await expect(task.textContent()).resolves.toMatch(/^Task \S+…: working → completed in \d+\.\d s$/);
+    await shot(page, '05-task-done');
+  });
+
+  it('stops a running task with Stop, and the agent cancels it on the server', async () => {
+    const before = await page.locator('[data-testid=turn]').count();
+    await page.fill('#message', 'Generate a report on cities in 20 steps');
+    await page.press('#message', 'Enter');
+    const turn = page.locator('[data-testid=turn]').nth(before);
+    const task = turn.locator('[data-testid=tool-task][data-status=working]');
+    await task.waitFor(WAIT);
+    const taskId = (await task.getAttribute('data-task-id')) ?? '';
+
+    await page.click('#stop');
+    await turn.locator('[data-testid=stopped]').waitFor(WAIT);
+    await waitIdle(page);
+    await expect(page.locator('#stop').isHidden()).resolves.toBe(true);
+    const entry = turn.locator('[data-testid=tool-entry][data-tool$="generate_report"]');
+    await expect(entry.getAttribute('data-state')).resolves.toBe('stopped');
+    await expect
+      .poll(() => taskStatus(stack.mcpServer.mcpUrl, taskId), { timeout: WAIT.timeout })
+      .toBe('cancelled');
   });
 
   it('has no serious or critical axe violations, and no horizontal overflow on a laptop', async () => {

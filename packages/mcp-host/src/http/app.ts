@@ -17,6 +17,8 @@ import { createResourceServer } from '../auth/resource-server.js';
 import type { ScopePolicy } from '../auth/scopes.js';
 import { CLOCK_TOLERANCE_SECONDS } from '../auth/token-verifier.js';
 import { createLogger, type Logger } from '../logger.js';
+import { installTaskMethods } from '../tasks/methods.js';
+import type { TaskRuntime } from '../tasks/runtime.js';
 import { ClientShares, shareUnder } from './client-shares.js';
 import { curlPathGuard } from './curl-path-guard.js';
 import { verifyJsonDepth } from './json-depth.js';
@@ -111,6 +113,12 @@ export interface AppOptions {
    * its address, so without this all clients would share one rate-limit bucket.
    */
   trustProxy?: string;
+  /**
+   * MCP Tasks (`io.modelcontextprotocol/tasks`): every server instance declares the extension and
+   * serves `tasks/get`, `tasks/update` and `tasks/cancel` from this runtime. Its owner starts and
+   * stops it. Absent, no instance mentions tasks.
+   */
+  tasks?: TaskRuntime;
 }
 
 export interface AppAuthOptions {
@@ -151,8 +159,12 @@ export function createApp(options: AppOptions): HostApp {
   let catalogueLoadedAt = new Date();
   const buildServer = () => {
     built++;
-    return currentFactory();
+    const server = currentFactory();
+    if (options.tasks) installTaskMethods(server, options.tasks);
+    return server;
   };
+  // A task resumed here before any request came has no tool defined yet: one instance defines them all.
+  options.tasks?.defineWith(() => void buildServer());
   const sessions = options.stateless
     ? undefined
     : new SessionRegistry({

@@ -2,7 +2,7 @@
  * @module mcp/connect
  * Connects to one MCP server (Streamable HTTP or stdio) with the official v2 client: modern
  * protocol first with fallback to the 2025 handshake, retries with backoff while the server is
- * still starting, and lists its tools. `hub.ts` puts several connections behind one interface.
+ * still starting, and lists its tools and skills. `hub.ts` puts several connections behind one interface.
  */
 import {
   Client,
@@ -11,7 +11,9 @@ import {
   type Transport,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
+import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/client/ext/skills';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { TASKS_EXTENSION_ID_V2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { Logger } from 'pino';
 import type { McpClientTracing } from '../telemetry/types.js';
 import type {
@@ -44,6 +46,8 @@ import {
   type RetryPolicy,
   sleep,
 } from './retry.js';
+import { discoverSkills, type ServerSkills, summarizeSkill } from './skills.js';
+import { surfaceTaskResults } from './task-handoff.js';
 
 /** The logger methods this module uses; a pino logger fits. */
 export type McpLogger = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
@@ -85,6 +89,8 @@ export interface ConnectedServer {
   readonly client: Client;
   /** The tools listed right after connecting (every page). */
   readonly tools: readonly DiscoveredTool[];
+  /** The skills listed right after connecting, when the server declares the extension. */
+  readonly skills?: ServerSkills;
   readonly hooks: ServerHooks;
   /** Ends a 2025-era HTTP session (so the server can free it) and closes the client; stops a stdio server. */
   close(): Promise<void>;
@@ -205,7 +211,13 @@ async function connectOnce(
     // MCP Apps: the chat page draws a tool's `ui://` view, so servers may offer views and app-only tools.
     capabilities: {
       elicitation: { form: {} },
-      extensions: { [UI_EXTENSION_ID]: { mimeTypes: [VIEW_MIME_TYPE] } },
+      // Skills: the agent lists a server's skills and lets the model read them (read-skill.ts).
+      // Tasks: a 2026-07-28 server may answer a slow tools/call with a task, which the hub follows.
+      extensions: {
+        [UI_EXTENSION_ID]: { mimeTypes: [VIEW_MIME_TYPE] },
+        [SKILLS_EXTENSION_ID]: {},
+        [TASKS_EXTENSION_ID_V2]: {},
+      },
     },
     // Probe with server/discover (2026-07-28) and fall back to `initialize` for 2025-era servers;
     // without it the v2 client only speaks 2025.
@@ -261,7 +273,8 @@ async function connectOnce(
     else logger.debug({ server: spec.name, ...message }, 'MCP server log');
   });
 
-  const created = createTransport(spec, logger, stderrTail, person?.provider);
+  // SDK 2.4.0 refuses a task as an answer; this lets it through to the hub (task-handoff.ts).
+  const created = surfaceTaskResults(createTransport(spec, logger, stderrTail, person?.provider));
   const transport = options.tracing ? options.tracing.traceTransport(created) : created;
   try {
     await client.connect(transport, {
@@ -269,7 +282,8 @@ async function connectOnce(
       ...(options.signal && { signal: options.signal }),
     });
     const tools = await listServerTools(client, spec.name, options.signal ? { signal: options.signal } : {});
-    const info = serverInfo(spec, client, person?.provider);
+    const skills = await discoverSkills(client, spec.name, logger, options.signal);
+    const info = serverInfo(spec, client, person?.provider, skills);
     logger.info(
       {
         server: spec.name,
@@ -285,6 +299,7 @@ async function connectOnce(
       info,
       client,
       tools,
+      skills,
       hooks,
       async close() {
         if (transport instanceof StreamableHTTPClientTransport && info.era === 'legacy') {
@@ -414,7 +429,12 @@ function signedInAs(spec: ServerSpec, person: PersonSignIn | undefined): SignedI
   return { user: spec.oauth.clientId, kind: 'client' };
 }
 
-function serverInfo(spec: ServerSpec, client: Client, person: PersonSignIn | undefined): ServerInfo {
+function serverInfo(
+  spec: ServerSpec,
+  client: Client,
+  person: PersonSignIn | undefined,
+  skills: ServerSkills,
+): ServerInfo {
   const implementation = client.getServerVersion();
   const instructions = client.getInstructions();
   const as = signedInAs(spec, person);
@@ -426,6 +446,9 @@ function serverInfo(spec: ServerSpec, client: Client, person: PersonSignIn | und
     ...(implementation && { implementation: { name: implementation.name, version: implementation.version } }),
     ...(instructions && { instructions }),
     ...(as && { signedInAs: as }),
+    ...(client.getServerCapabilities()?.extensions?.[SKILLS_EXTENSION_ID] !== undefined && {
+      skills: skills.entries.map(summarizeSkill),
+    }),
   };
 }
 

@@ -2,7 +2,9 @@
  * @module mcp/hub
  * `createMcpHub()` puts every connected MCP server behind the `McpHub` contract in `types.ts`:
  * one tool list with unique names, calls with timeouts that progress resets, each call's own logs,
- * progress and requests for input, and failures returned as data. Connections come from `connect.ts`.
+ * progress and requests for input, and failures returned as data; and every server's skills, read
+ * through their own connection (`skills.ts`). A call the server makes a task (MCP Tasks) is
+ * followed to its end (`task-wait.ts`). Connections come from `connect.ts`.
  */
 import { type CallToolResult, validateToolResult } from '@mcp-workshop/shared';
 import {
@@ -24,6 +26,8 @@ import type {
   LogEvent,
   McpHub,
   ProgressEvent,
+  ServerSkill,
+  TaskInfo,
 } from '../types.js';
 import { toViewResource, VIEW_READ_TIMEOUT_MS, ViewError } from '../views/read-view.js';
 import { visibleToApp, visibleToModel } from '../views/ui-meta.js';
@@ -31,6 +35,9 @@ import { type CallRouter, createCallRouter, type RoutedCall } from './call-routi
 import type { ConnectedServer, McpLogger } from './connect.js';
 import { listServerTools, type QualifiedTool, qualifyTools } from './discover.js';
 import { describeCause } from './retry.js';
+import { filesOf, NO_SKILLS, summarizeSkill } from './skills.js';
+import { takeTaskHandoff } from './task-handoff.js';
+import { waitForTask } from './task-wait.js';
 
 /**
  * Hard cap on one call however often progress resets its timeout: a tool that reports progress
@@ -114,6 +121,16 @@ export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLog
   }
 
   let refreshing: Promise<boolean> | undefined;
+  // Listed once, at connect time: a server's skills change with its releases, not mid-conversation.
+  const skills: readonly ServerSkill[] = Object.freeze(
+    servers.flatMap((server) =>
+      (server.skills ?? NO_SKILLS).entries.map((entry) => ({
+        server: server.info.name,
+        ...summarizeSkill(entry),
+        files: filesOf(entry),
+      })),
+    ),
+  );
 
   async function callTool(
     serverName: string,
@@ -126,12 +143,15 @@ export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLog
     const progress: ProgressEvent[] = [];
     const logs: LogEvent[] = [];
     const inputs: InputEvent[] = [];
+    // Set when the server made the call a task (MCP Tasks): what the agent saw of it.
+    let task: TaskInfo | undefined;
     const finish = (outcome: { result: CallToolResult } | { failure: CallFailure }): CallOutcome => ({
       ...outcome,
       durationMs: elapsed(),
       progress,
       logs,
       inputs,
+      ...(task && { task }),
     });
 
     const connection = byName.get(serverName);
@@ -187,13 +207,29 @@ export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLog
           },
         });
       // Sent as the call, so what comes back on its stream is told apart from other calls'.
-      const result = await connection.router.run(call, send).catch(async (error: unknown) => {
+      let result: unknown = await connection.router.run(call, send).catch(async (error: unknown) => {
         // A person was just sent to sign in again (step-up to more scopes): once they have, send
         // the call once more. Anything else, or a second refusal, is the call's failure.
         if (!(error instanceof UnauthorizedError) || !(await server.signInAgain?.(options.signal)))
           throw error;
         return connection.router.run(call, send);
       });
+      const created = takeTaskHandoff(result);
+      if (created !== undefined) {
+        // The server made the call a task: its result comes from following it (`task-wait.ts`).
+        const waited = await waitForTask(server.client, created, {
+          server: serverName,
+          timeoutMs: options.timeoutMs,
+          ...(options.signal && { signal: options.signal }),
+          ...(options.onTask && { onTask: options.onTask }),
+        });
+        task = waited.task;
+        if ('failure' in waited) {
+          logger.debug({ server: serverName, tool: name, failure: waited.failure }, 'MCP task failed');
+          return finish({ failure: waited.failure });
+        }
+        result = waited.result;
+      }
       const check = validateToolResult(result);
       if (!check.ok) {
         logger.warn(
@@ -233,6 +269,13 @@ export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLog
       (listed.get(serverName) ?? []).find((tool) => tool.name === name && visibleToApp(tool.ui)),
     hasView,
     readView,
+    skills: () => skills,
+    async readSkill(serverName, uri, file, signal) {
+      const serverSkills = byName.get(serverName)?.server.skills ?? NO_SKILLS;
+      const entry = serverSkills.entries.find((skill) => skill.uri === uri);
+      if (!entry) throw new Error(`The server "${serverName}" lists no skill ${uri}.`);
+      return serverSkills.read(entry, file, signal);
+    },
     refresh() {
       refreshing ??= relist().finally(() => {
         refreshing = undefined;

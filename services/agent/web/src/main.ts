@@ -5,7 +5,8 @@
  * (`input_request`), it shows a small form in the turn (`input-form.ts`). It polls `GET /api/status`
  * while the agent starts or waits for a person to sign in (`status-view.ts`). Under each answer it
  * names the turn's OpenTelemetry trace, with a link to the trace viewer when one is set
- * (`trace-link.ts`). A call whose tool has an MCP Apps view gets the view drawn under its trace
+ * (`trace-link.ts`). A call the server made a task shows the task's status (`tool_task`); Stop
+ * closes the stream, and the agent cancels the turn and its tasks. A call whose tool has an MCP Apps view gets the view drawn under its trace
  * entry (`app-view.ts`). Partners: `src/http.ts`, `trace-view.ts`.
  */
 import { el } from './dom.js';
@@ -23,6 +24,7 @@ import type {
   ToolCallTrace,
   ToolProgress,
   ToolStart,
+  ToolTaskEvent,
 } from './types.js';
 
 /** The tool list can change (`tools/list_changed`); a slow poll is plenty for a workshop. */
@@ -41,6 +43,7 @@ function byId<T extends HTMLElement>(id: string): T {
 const form = byId<HTMLFormElement>('chat-form');
 const input = byId<HTMLTextAreaElement>('message');
 const send = byId<HTMLButtonElement>('send');
+const stop = byId<HTMLButtonElement>('stop');
 const messages = byId<HTMLDivElement>('messages');
 const status = byId<HTMLParagraphElement>('status');
 const toolsList = byId<HTMLUListElement>('tools-list');
@@ -48,6 +51,8 @@ const banner = byId<HTMLDivElement>('startup-banner');
 const signedInBadge = byId<HTMLSpanElement>('signed-in-badge');
 let conversationId: string | undefined;
 let busy = false;
+/** Aborts the running turn's stream; the agent then stops the turn and cancels any task it waits on. */
+let stopTurn: AbortController | undefined;
 let ready = false;
 /** TRACE_VIEWER_URL as `/api/status` relays it: a template with `{traceId}`, or null. */
 let traceViewerUrl: string | null = null;
@@ -73,6 +78,7 @@ function setStatus(text: string): void {
 
 function updateSend(): void {
   send.disabled = busy || !ready;
+  stop.hidden = !busy;
 }
 
 /**
@@ -177,11 +183,14 @@ async function ask(message: string): Promise<void> {
   );
   messages.append(turn);
   const entries = new Map<string, TraceEntry>();
+  const stopping = new AbortController();
+  stopTurn = stopping;
   try {
     const response = await fetch('./api/chat/stream', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ message, ...(conversationId ? { conversationId } : {}) }),
+      signal: stopping.signal,
     });
     if (!response.ok || !response.body) {
       const body = (await response.json().catch(() => ({}))) as { error?: string; problems?: string[] };
@@ -196,7 +205,11 @@ async function ask(message: string): Promise<void> {
         status.textContent = `Running ${(data as ToolStart).functionName}…`;
       } else if (event === 'tool_progress')
         entries.get((data as ToolProgress).id)?.progress(data as ToolProgress);
-      else if (event === 'tool_end') {
+      else if (event === 'tool_task') {
+        const { id, task } = data as ToolTaskEvent;
+        entries.get(id)?.task(task);
+        status.textContent = `Waiting for a task: ${task.statuses.at(-1) ?? ''}…`;
+      } else if (event === 'tool_end') {
         const trace = data as ToolCallTrace;
         let entry = entries.get(trace.id);
         if (!entry) {
@@ -236,10 +249,28 @@ async function ask(message: string): Promise<void> {
     }
     status.textContent = '';
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
-    turn.append(el('p', { class: 'problem', role: 'alert' }, `Error: ${text}`));
-    status.textContent = 'The last message failed.';
+    if (stopping.signal.aborted) {
+      // The agent saw the stream close: it stopped the turn and cancelled any task it was waiting on.
+      for (const running of traceList.querySelectorAll<HTMLElement>('[data-state=running]')) {
+        running.dataset.state = 'stopped';
+        const state = running.querySelector('[data-testid=tool-state]');
+        if (state) state.textContent = 'Stopped';
+      }
+      turn.append(
+        el(
+          'p',
+          { class: 'stopped', 'data-testid': 'stopped' },
+          'Stopped. Any task it started was cancelled.',
+        ),
+      );
+      status.textContent = 'Stopped.';
+    } else {
+      const text = error instanceof Error ? error.message : String(error);
+      turn.append(el('p', { class: 'problem', role: 'alert' }, `Error: ${text}`));
+      status.textContent = 'The last message failed.';
+    }
   } finally {
+    stopTurn = undefined;
     // The turn is over, so any request for input it raised is over too (answered, cancelled or expired).
     for (const stale of turn.querySelectorAll('[data-testid=input-form]')) stale.remove();
     if (traceList.childElementCount === 0) traceList.remove();
@@ -256,6 +287,8 @@ form.addEventListener('submit', (event) => {
   input.value = '';
   void ask(message);
 });
+
+stop.addEventListener('click', () => stopTurn?.abort());
 
 input.addEventListener('keydown', (event) => {
   if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {

@@ -5,14 +5,34 @@
  * the result, so "structuredContent first" is visible.
  */
 import { codeBlock, el, pretty } from './dom.js';
-import type { LogEntry, ServerLogEntry, ToolCallTrace, ToolProgress, ToolStart } from './types.js';
+import type { LogEntry, ServerLogEntry, ToolCallTrace, ToolProgress, ToolStart, ToolTask } from './types.js';
 
 let nextId = 0;
 
 export interface TraceEntry {
   root: HTMLLIElement;
   progress(event: ToolProgress): void;
+  /** The call became a task: shows its status while it runs. */
+  task(task: ToolTask): void;
   end(trace: ToolCallTrace): void;
+}
+
+const FINAL_TASK_STATUSES = ['completed', 'failed', 'cancelled'];
+/** How often a running task's elapsed time moves on the page: tenths of a second shown, so twice a second. */
+const TASK_TICK_MS = 500;
+
+/**
+ * A task in one line: the start of its id (whoever holds the whole id may read the task), the
+ * statuses seen and how long, and its last status message; e.g. "Task 9HkQ2x… working → completed in 2.1 s".
+ */
+export function describeTask(task: ToolTask): string {
+  const id = task.id.length > 8 ? `${task.id.slice(0, 6)}…` : task.id;
+  const last = task.statuses.at(-1) ?? '';
+  const seconds = (task.elapsedMs / 1000).toFixed(1);
+  const timing = FINAL_TASK_STATUSES.includes(last) ? `in ${seconds} s` : `for ${seconds} s`;
+  const message = task.statusMessage ? ` · ${task.statusMessage}` : '';
+  const cancel = task.cancel ? ' · cancelled by the agent' : '';
+  return `Task ${id}: ${task.statuses.join(' → ')} ${timing}${message}${cancel}`;
 }
 
 export function createTraceEntry(call: ToolStart): TraceEntry {
@@ -43,9 +63,32 @@ export function createTraceEntry(call: ToolStart): TraceEntry {
     live,
   );
   root.querySelector('pre')?.setAttribute('data-testid', 'tool-arguments');
+  // Shown once the server makes the call a task, and kept after it ends.
+  const taskLine = el('p', { class: 'task-line', 'data-testid': 'tool-task' });
+  // The agent reports a task only when it changes; between reports the page counts the time itself.
+  let ticking: ReturnType<typeof setInterval> | undefined;
+  const showTask = (task: ToolTask) => {
+    const status = task.statuses.at(-1) ?? '';
+    taskLine.dataset.status = status;
+    // The whole id stays out of the text (over a shoulder or a shared screen) but on the element.
+    taskLine.dataset.taskId = task.id;
+    taskLine.textContent = describeTask(task);
+    if (!taskLine.isConnected) live.before(taskLine);
+    clearInterval(ticking);
+    ticking = undefined;
+    if (FINAL_TASK_STATUSES.includes(status)) return;
+    const shownAt = performance.now();
+    ticking = setInterval(() => {
+      // A closed stream (Stop) never ends the entry: once it leaves the page, stop counting.
+      if (!taskLine.isConnected || root.dataset.state !== 'running') return clearInterval(ticking);
+      const elapsedMs = task.elapsedMs + performance.now() - shownAt;
+      taskLine.textContent = describeTask({ ...task, elapsedMs });
+    }, TASK_TICK_MS);
+  };
 
   return {
     root,
+    task: showTask,
     progress(event) {
       if (event.total !== undefined && event.total > 0) {
         bar.max = event.total;
@@ -54,6 +97,8 @@ export function createTraceEntry(call: ToolStart): TraceEntry {
       barNote.textContent = event.message ?? `${event.progress}${event.total ? ` of ${event.total}` : ''}`;
     },
     end(trace) {
+      if (trace.task) showTask(trace.task);
+      clearInterval(ticking);
       live.remove();
       root.dataset.state = trace.isError ? 'error' : 'ok';
       state.textContent = trace.isError ? 'Error' : 'OK';

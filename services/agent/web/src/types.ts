@@ -23,6 +23,24 @@ export interface ToolProgress {
   message?: string;
 }
 
+/** A call the server ran as a task (MCP Tasks), as the agent followed it; see `TaskInfo` in `src/types.ts`. */
+export interface ToolTask {
+  /** The server's task id; the page shows only its start. */
+  id: string;
+  /** Each status the server reported, in order: e.g. ["working", "completed"]. */
+  statuses: string[];
+  statusMessage?: string;
+  elapsedMs: number;
+  polls: number;
+  cancel?: { reason: string; acknowledged: boolean };
+}
+
+/** `tool_task`: a new status (or status message) of the task a call became. */
+export interface ToolTaskEvent {
+  id: string;
+  task: ToolTask;
+}
+
 export interface ToolCallTrace extends ToolStart {
   durationMs: number;
   isError: boolean;
@@ -44,6 +62,8 @@ export interface ToolCallTrace extends ToolStart {
   logs?: LogEntry[];
   /** The tool's requests for input during the call. */
   inputs?: { message: string; action: string; notAsked?: string }[];
+  /** Set when the server ran the call as a task. */
+  task?: ToolTask;
 }
 
 export interface LogEntry {

@@ -10,6 +10,7 @@
  */
 
 import { missingScopes, ownerOf } from '@mcp-workshop/mcp-host/caller';
+import { callAsTask, type TaskSupport } from '@mcp-workshop/mcp-host/tasks';
 import { type CallToolResult, fail, failFromError, type StructuredToolResult } from '@mcp-workshop/shared';
 import type { McpUiToolMeta } from '@modelcontextprotocol/ext-apps';
 import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
@@ -32,14 +33,19 @@ import { REQUIRED_SCOPES_META_KEY } from '../scopes.js';
 import { cacheJsonSchema, lazyJsonSchema } from './cached-schema.js';
 import type { ToolDeps } from './deps.js';
 import { portableJsonSchema } from './portable-schema.js';
+import { taskWork } from './task-work.js';
 
-/** What a tool handler gets besides its arguments. */
-export interface ToolContext {
+/**
+ * What every tool handler gets besides its arguments, whether it answers the request itself or
+ * runs later as an MCP Task (a tool with `task` set, see {@link ToolSpec}).
+ */
+export interface RunContext {
   deps: ToolDeps;
-  /** Aborted when the client cancels the call or goes away; pass it to anything slow. */
+  /**
+   * Aborted when the client cancels the call or goes away, or, for a task, when it is cancelled
+   * or its process stops; pass it to anything slow.
+   */
   signal: AbortSignal;
-  /** The SDK's per-request context (progress token, `notify`, elicitation, MRTR input responses). */
-  mcp: ServerContext;
   /**
    * The request's verified token, or undefined when sign-in is off (stdio, HTTP without
    * `MCP_AUTH_ISSUER`). Its scopes were already checked against the tool's `scopes`.
@@ -62,12 +68,28 @@ export interface ToolContext {
    * never task titles.
    */
   log(level: LoggingLevel, message: string, data?: Record<string, unknown>): Promise<void>;
+  /**
+   * Reports how far the work is: a `notifications/progress` when the client asked for progress,
+   * or the task's `statusMessage` when the call runs as a task. Never throws.
+   */
+  progress(done: number, total: number, message: string): Promise<void>;
+  /**
+   * Does one piece of the work. As a task, its (JSON) value is recorded under `key`, and a task
+   * resumed after a restart gets it back without doing the piece again; otherwise it just runs `work`.
+   */
+  step<T>(key: string, work: () => T | Promise<T>): Promise<T>;
+}
+
+/** What a tool that answers its request itself gets: the run context plus the SDK's request. */
+export interface ToolContext extends RunContext {
+  /** The SDK's per-request context (progress token, `notify`, elicitation, MRTR input responses). */
+  mcp: ServerContext;
 }
 
 /** A failure result, as `fail()` builds it. */
 export type FailResult = CallToolResult & { isError: true };
 
-export interface ToolSpec<Input extends z.ZodObject, Output extends z.ZodObject> {
+interface ToolSpecBase<Input extends z.ZodObject, Output extends z.ZodObject> {
   /** snake_case, unique, `[A-Za-z0-9_.-]{1,128}`. */
   name: string;
   /** A short human label for client UIs. */
@@ -90,6 +112,12 @@ export interface ToolSpec<Input extends z.ZodObject, Output extends z.ZodObject>
    * hides it from the model, so only a view calls it). Only `tools/list` changes; results do not.
    */
   ui?: ToolUi;
+}
+
+/** A tool that answers every call itself, at once. */
+interface RequestToolSpec<Input extends z.ZodObject, Output extends z.ZodObject>
+  extends ToolSpecBase<Input, Output> {
+  task?: undefined;
   /**
    * An `InputRequiredResult` (from the SDK's `inputRequired()`) asks a 2026-07-28 client for input
    * and is passed to the SDK untouched; the client retries the call with the answers.
@@ -99,6 +127,25 @@ export interface ToolSpec<Input extends z.ZodObject, Output extends z.ZodObject>
     context: ToolContext,
   ): Promise<StructuredToolResult<z.input<Output>> | FailResult | InputRequiredResult>;
 }
+
+/**
+ * A tool that can run as an MCP Task (SEP-2663): for a 2026-07-28 client that declares
+ * `io.modelcontextprotocol/tasks` the call answers at once with a task id, and the work runs in the
+ * background, stored so it survives a restart (`context.step` records each finished piece). Other
+ * clients get the answer as usual when `task` is `optional`; `required` refuses them (-32021).
+ */
+export interface TaskToolSpec<Input extends z.ZodObject, Output extends z.ZodObject>
+  extends ToolSpecBase<Input, Output> {
+  task: TaskSupport;
+  run(
+    args: z.output<Input>,
+    context: RunContext,
+  ): Promise<StructuredToolResult<z.input<Output>> | FailResult>;
+}
+
+export type ToolSpec<Input extends z.ZodObject, Output extends z.ZodObject> =
+  | RequestToolSpec<Input, Output>
+  | TaskToolSpec<Input, Output>;
 
 /** A tool's MCP Apps metadata, published as `_meta.ui` in `tools/list`. */
 export type ToolUi = Pick<McpUiToolMeta, 'resourceUri' | 'visibility'>;
@@ -136,6 +183,8 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
     name: spec.name,
     scopes,
     register(server, deps) {
+      // Defined again on every instance: after a reload (`pnpm dev`) tasks run the new code.
+      if (spec.task) deps.runs?.define(spec.name, taskWork(spec, deps));
       registerTool(
         server,
         spec.name,
@@ -147,6 +196,16 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
           if (missing.length > 0) {
             deps.logger.warn({ tool: spec.name, missing }, 'tool call refused: a scope is missing');
             return fail(missingScopesMessage(spec.name, missing));
+          }
+          if (spec.task) {
+            // Outside the try below: a -32021 for a task-only tool is the client's to fix, not a tool failure.
+            const task = await callAsTask(deps.runs, mcp, {
+              tool: spec.name,
+              arguments: args as Record<string, unknown>,
+              support: spec.task,
+            });
+            // The SDK passes a CreateTaskResult through as it is (it types the handler for results only).
+            if (task) return task as unknown as CallToolResult;
           }
           try {
             const result = await spec.run(args as z.output<Input>, context);
@@ -238,5 +297,28 @@ function createToolContext(name: string, server: McpServer, deps: ToolDeps, mcp:
         // The client went away mid-call, or its transport refused: the tool's answer matters more.
       }
     },
+    progress: progressReporter(mcp, signal),
+    // Answering the request itself, nothing is recorded: the work just runs.
+    step: async (_key, work) => work(),
+  };
+}
+
+/**
+ * Sends `notifications/progress` when the client asked for it (a `progressToken` in `_meta`).
+ * `notify` ties the notification to this request, so over HTTP it travels on the request's own stream.
+ */
+function progressReporter(mcp: ServerContext, signal: AbortSignal): RunContext['progress'] {
+  const progressToken = mcp.mcpReq._meta?.progressToken;
+  return async (progress, total, message) => {
+    // Progress is only for a live request (spec: it stops when the request ends).
+    if (progressToken === undefined || signal.aborted) return;
+    try {
+      await mcp.mcpReq.notify({
+        method: 'notifications/progress',
+        params: { progressToken, progress, total, message },
+      });
+    } catch {
+      // A lost progress update must not fail the call; a client that left aborts the signal anyway.
+    }
   };
 }

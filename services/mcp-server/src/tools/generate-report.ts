@@ -1,19 +1,21 @@
 /**
  * @module tools/generate-report
  * `generate_report`: a deliberately slow tool that builds a report one section at a time, to
- * show progress notifications and cancellation. The tool itself needs no scope (weather and cities
+ * show progress notifications, cancellation and MCP Tasks. For a 2026-07-28 client that declares
+ * `io.modelcontextprotocol/tasks` it runs as a task (`task: 'optional'`): the call answers at once
+ * with a task id, each finished section is recorded (`step`), and a report whose server restarts
+ * goes on from its last finished section. Other clients get the report as the answer, as before. The tool itself needs no scope (weather and cities
  * are public data), so topic "tasks" checks `tasks:read` itself and reports on the caller's own
  * tasks only: counts per day are still the user's data. Test: `generate-report.test.ts`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { callerHasScopes } from '@mcp-workshop/mcp-host/caller';
 import { fail, ok } from '@mcp-workshop/shared';
-import type { ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TASKS_READ } from '../scopes.js';
 import { CITIES } from '../weather/cities.js';
 import { dayWeather, localDateAndHour } from '../weather/offline.js';
-import { defineTool, missingScopesMessage } from './define-tool.js';
+import { defineTool, missingScopesMessage, type RunContext } from './define-tool.js';
 import type { ToolDeps } from './deps.js';
 
 /** 20 sections × 2 s is 40 s at most: long enough to watch progress, short enough that a forgotten call ends. */
@@ -82,7 +84,8 @@ export const generateReport = defineTool({
   title: 'Generate report',
   description:
     'Build a short report, one section per step, about the task list, the offline weather or the offline city ' +
-    'dataset. It is slow on purpose (delayMs per section): the client can follow progress and cancel it. ' +
+    'dataset. It is slow on purpose (delayMs per section): the client can follow progress and cancel it, ' +
+    'and a client that supports MCP Tasks gets a task to poll instead of waiting. ' +
     'Returns the sections with their numbers and a one-line summary. For a single city or task, use ' +
     'get_weather or list_tasks instead.',
   input,
@@ -95,19 +98,22 @@ export const generateReport = defineTool({
     // Only the task database and the built-in dataset, never the live weather service.
     openWorldHint: false,
   },
-  async run({ topic, steps, delayMs }, { deps, owner, authInfo, signal, mcp, log }) {
+  task: 'optional',
+  async run({ topic, steps, delayMs }, { deps, owner, authInfo, signal, log, progress, step }) {
     if (topic === 'tasks' && !callerHasScopes(authInfo, [TASKS_READ])) {
       return fail(missingScopesMessage('generate_report with topic "tasks"', [TASKS_READ]));
     }
-    const plan = await PLANS[topic](deps, steps, owner);
+    const plan = await PLANS[topic](deps, steps, owner, step);
     const total = plan.steps.length;
     await log('info', 'Generating a report', { topic, sections: total });
-    const progress = progressReporter(mcp, signal);
     const sections: Section[] = [];
-    for (const [index, step] of plan.steps.entries()) {
-      // Stands in for slow work; rejects at once when the call is cancelled, and defineTool stays quiet then.
-      await sleep(delayMs, undefined, { signal });
-      const section = step();
+    for (const [index, build] of plan.steps.entries()) {
+      // As a task, a section finished before a restart is not built again.
+      const section = await step(`section-${index + 1}`, async () => {
+        // Stands in for slow work; rejects at once when the call (or task) is cancelled.
+        await sleep(delayMs, undefined, { signal });
+        return build();
+      });
       sections.push(section);
       await progress(index + 1, total, `Section ${index + 1} of ${total}: ${section.title}`);
     }
@@ -118,37 +124,22 @@ export const generateReport = defineTool({
   },
 });
 
-/**
- * Sends `notifications/progress` when the client asked for it (a `progressToken` in `_meta`).
- * The SDK has no progress helper; `notify` ties the notification to this request, so over HTTP it
- * travels on the request's own SSE stream.
- */
-function progressReporter(mcp: ServerContext, signal: AbortSignal) {
-  const progressToken = mcp.mcpReq._meta?.progressToken;
-  return async (progress: number, total: number, message: string): Promise<void> => {
-    // Progress is only for a live request (spec: it stops when the request ends).
-    if (progressToken === undefined || signal.aborted) return;
-    try {
-      await mcp.mcpReq.notify({
-        method: 'notifications/progress',
-        params: { progressToken, progress, total, message },
-      });
-    } catch {
-      // A lost progress update must not fail the report; a client that left aborts the signal anyway.
-    }
-  };
-}
+type Step = RunContext['step'];
 
-const PLANS: Record<Topic, (deps: ToolDeps, steps: number, owner: string) => Plan | Promise<Plan>> = {
+const PLANS: Record<
+  Topic,
+  (deps: ToolDeps, steps: number, owner: string, step: Step) => Plan | Promise<Plan>
+> = {
   tasks: tasksPlan,
   weather: weatherPlan,
   cities: citiesPlan,
 };
 
 /** One section per UTC day, oldest first, ending today, over `owner`'s tasks. Counts only: titles are the user's data. */
-async function tasksPlan(deps: ToolDeps, steps: number, owner: string): Promise<Plan> {
-  // One read up front: the report is a snapshot, not a mix of before and after a concurrent write.
-  const tasks = await deps.tasks.list(owner, 'all');
+async function tasksPlan(deps: ToolDeps, steps: number, owner: string, step: Step): Promise<Plan> {
+  // One read up front: the report is a snapshot, not a mix of before and after a concurrent write,
+  // and as a task the same snapshot after a restart (recorded as a step).
+  const tasks = await step('snapshot', () => deps.tasks.list(owner, 'all'));
   const today = Date.parse(deps.now().toISOString().slice(0, 10));
   const days = Array.from({ length: steps }, (_, i) =>
     new Date(today - (steps - 1 - i) * DAY_MS).toISOString().slice(0, 10),

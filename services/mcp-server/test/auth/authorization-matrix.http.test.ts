@@ -16,7 +16,7 @@ import {
   startAuthServerProcess,
 } from '@mcp-workshop/auth-server/process';
 import { discoverIssuer } from '@mcp-workshop/mcp-host';
-import { ERAS, type Era, EraClient, resultIn } from '@mcp-workshop/test-infra';
+import { ERAS, type Era, EraClient, resultIn, TASKS_CAPABILITIES } from '@mcp-workshop/test-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prompts } from '../../src/prompts/index.js';
 import { TASKS_READ, TASKS_WRITE } from '../../src/scopes.js';
@@ -326,6 +326,60 @@ describe('the authorization matrix', () => {
       });
       const allowed = resultIn(report.text);
       expect(allowed?.isError, era).toBe(false);
+    }
+  });
+});
+
+describe('MCP Tasks in the matrix (2026-07-28, the extension declared)', () => {
+  const asTasksClient = (token: string) =>
+    new EraClient('2026-07-28', sessionful.mcpUrl, token, TASKS_CAPABILITIES);
+  const errorCode = (answer: Answer) =>
+    (JSON.parse(answer.text) as { error?: { code?: number } }).error?.code ?? `no error (${answer.status})`;
+
+  it("answers another user's task id, its odd spellings and an unknown id alike (-32602), for get, update and cancel", async () => {
+    const owner = asTasksClient(tokens.both);
+    const created = resultIn(
+      (
+        await owner.send('tools/call', {
+          name: 'generate_report',
+          arguments: { topic: 'cities', steps: 20, delayMs: 200 },
+        })
+      ).text,
+    );
+    const taskId = String(created?.taskId);
+    expect(created?.resultType).toBe('task');
+    const spellings = [
+      taskId,
+      ` ${taskId}`,
+      `${taskId}\n`,
+      taskId.toLowerCase(),
+      encodeURIComponent(`${taskId}/`),
+      `${taskId}#x`,
+    ];
+    const otherUser = asTasksClient(tokens.otherUser);
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      for (const spelling of spellings) {
+        // The owner with the exact id is the only one who finds it; any other spelling is no task.
+        const asOther = await otherUser.send(method, { taskId: spelling });
+        expect(errorCode(asOther), `${method} other user ${JSON.stringify(spelling)}`).toBe(-32602);
+        if (spelling === taskId) continue;
+        const asOwner = await owner.send(method, { taskId: spelling });
+        expect(errorCode(asOwner), `${method} owner ${JSON.stringify(spelling)}`).toBe(-32602);
+      }
+      // Word for word the answer to an id nobody has (the JSON-RPC id aside).
+      const errorOf = (answer: Answer) => (JSON.parse(answer.text) as { error?: unknown }).error;
+      const unknown = await otherUser.send(method, { taskId: 'AAAAAAAAAAAAAAAAAAAAAA' });
+      expect(errorOf(await otherUser.send(method, { taskId }))).toEqual(errorOf(unknown));
+    }
+    // Nothing the others sent changed it: it still works for its owner, who may cancel it.
+    expect(resultIn((await owner.send('tasks/get', { taskId })).text)?.status).toBe('working');
+    expect(resultIn((await owner.send('tasks/cancel', { taskId })).text)?.resultType).toBe('complete');
+  });
+
+  it('refuses the task methods with -32021 to a 2026-07-28 request that did not declare the extension', async () => {
+    const plain = new EraClient('2026-07-28', sessionful.mcpUrl, tokens.both);
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      expect(errorCode(await plain.send(method, { taskId: 'AAAAAAAAAAAAAAAAAAAAAA' })), method).toBe(-32021);
     }
   });
 });

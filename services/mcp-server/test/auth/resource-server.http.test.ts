@@ -490,6 +490,23 @@ describe('scopes per tool (403 insufficient_scope, for step-up)', () => {
     );
   });
 
+  it('skills need a valid token and no scope: public documentation (src/skills/catalogue.ts)', async () => {
+    const call = (headers: Record<string, string>, method: string, params: Record<string, unknown>) =>
+      modernCall(server.mcpUrl, headers, method, params);
+    const skill = 'skill://add-a-tool/SKILL.md';
+    for (const [method, params] of [
+      ['skills/list', {}],
+      ['skills/get', { uri: skill }],
+      ['resources/read', { uri: skill }],
+      ['resources/directory/read', { uri: 'skill://add-a-tool' }],
+    ] as const) {
+      const answer = await call(bearer(tokens.writeOnly), method, params);
+      expect(answer.status, method).toBe(200);
+      expect((await readMessages(answer))[0]?.result, method).toBeDefined();
+      await expectUnauthorized(await call({}, method, params));
+    }
+  });
+
   it('resources/list shows tasks (ids and titles) only to a token with tasks:read', async () => {
     const title = `Listed only with tasks:read ${Date.now()}`;
     const added = await readMessages(await callTool(server.mcpUrl, tokens.agent, 'add_task', { title }));

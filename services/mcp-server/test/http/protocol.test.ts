@@ -53,7 +53,10 @@ describe('POST /mcp (2025 handshake)', () => {
     // Each feature owner asserts its own entry exactly; the key list catches a capability nobody meant to add.
     expect(capabilities).toMatchObject({ tools: { listChanged: false }, logging: {} });
     expect(capabilities.resources).toEqual({ subscribe: true, listChanged: true });
-    expect(['tools', 'logging', 'resources', 'prompts', 'completions']).toEqual(
+    // The skills folder (src/skills/catalogue.ts): its extension, with resources/directory/read.
+    const extensions = (capabilities.extensions ?? {}) as Record<string, unknown>;
+    expect(extensions['io.modelcontextprotocol/skills']).toEqual({ directoryRead: true });
+    expect(['tools', 'logging', 'resources', 'prompts', 'completions', 'extensions']).toEqual(
       expect.arrayContaining(Object.keys(capabilities)),
     );
     expect(message?.result?.serverInfo).toMatchObject({

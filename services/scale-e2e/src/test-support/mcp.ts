@@ -5,7 +5,7 @@
  * a wrong answer. 2026-07-28 requests stand alone; 2025-11-25 sessions carry Mcp-Session-Id.
  */
 import http from 'node:http';
-import { parseMcpBody } from '@mcp-workshop/test-infra';
+import { mcpNameOf, parseMcpBody } from '@mcp-workshop/test-infra';
 
 /** No request in these tests should take long; one that does is a failure, not a wait. */
 export const REQUEST_TIMEOUT_MS = 10_000;
@@ -43,7 +43,10 @@ export type Outcome<T> =
 
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
 
-/** One 2026-07-28 request: no session, the envelope in `_meta`, the routing headers the revision asks for. */
+/**
+ * One 2026-07-28 request: no session, the envelope in `_meta`, the routing headers the revision asks
+ * for. `meta` may replace the envelope's client capabilities, e.g. to declare MCP Tasks.
+ */
 export function requestModern(
   url: string,
   method: string,
@@ -51,7 +54,8 @@ export function requestModern(
   /** More `_meta` keys next to the envelope, e.g. a `traceparent`. */
   meta: Record<string, unknown> = {},
 ): Promise<Outcome<JsonRpcMessage>> {
-  const name = typeof params.name === 'string' ? params.name : undefined;
+  // The body's tool name, resource URI or task id, as the revision asks (SEP-2243; SEP-2663 for tasks/*).
+  const name = mcpNameOf(method, params);
   return send(url, {
     headers: {
       'mcp-protocol-version': MODERN,

@@ -33,6 +33,10 @@ export interface Replica {
   exited(): boolean;
   /** kill -9: no goodbye, open connections are cut mid-request. */
   kill(): Promise<void>;
+  /** SIGSTOP: the process keeps its sockets and does nothing until `thaw`, like a replica whose host stalls. */
+  freeze(): void;
+  /** SIGCONT after `freeze`; harmless on a process that is running or gone. */
+  thaw(): void;
   /** SIGTERM, then SIGKILL after a grace period; deletes its temporary folder. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -97,6 +101,12 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     log,
     exited,
     kill: () => stopChild(child, { signal: 'SIGKILL', graceMs: STOP_GRACE_MS }),
+    freeze: () => {
+      if (!exited()) child.kill('SIGSTOP');
+    },
+    thaw: () => {
+      if (!exited()) child.kill('SIGCONT');
+    },
     stop,
   };
 }

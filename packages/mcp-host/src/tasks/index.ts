@@ -1,0 +1,25 @@
+/**
+ * @module tasks
+ * `@mcp-workshop/mcp-host/tasks`: MCP Tasks (SEP-2663) for any catalogue. A server entry opens a
+ * runtime over the task store's runs and queue (`createTaskRuntime`), each server instance gets the
+ * methods (`installTaskMethods`), and a tool's `tools/call` handler asks `callAsTask` first.
+ */
+export type { TaskSupport } from './methods.js';
+export { callAsTask, installTaskMethods } from './methods.js';
+export type { NewTask, TaskRunContext, TaskRuntime, TaskRuntimeOptions, TaskWork } from './runtime.js';
+export {
+  CANCEL_CHECK_MS,
+  createTaskRuntime,
+  DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_SLICE_MS,
+  DEFAULT_TASK_TTL_MS,
+} from './runtime.js';
+export type {
+  TaskError,
+  TaskQueue,
+  TaskRecord,
+  TaskRecordUpdate,
+  TaskStatus,
+  TaskStorage,
+} from './storage.js';
+export { createTaskResult, declaresTasks, detailedTask, TASKS_EXTENSION, tasksRequired } from './wire.js';

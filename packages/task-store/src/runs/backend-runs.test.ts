@@ -1,0 +1,88 @@
+/**
+ * `openTaskBackend()`'s runs, through the public entry: with SQLite they share the task list's file
+ * and run on the in-process queue; with Postgres (on a throwaway cluster, skipped where PostgreSQL
+ * is not installed) they share its database and run on pg-boss, whose schema pg-boss makes itself.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type PostgresCluster, startPostgres, systemPrograms } from '@mcp-workshop/test-infra';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTaskBackend, type TaskBackend } from '../index.js';
+import { createSilentLogger } from '../test-support/silent-logger.js';
+import type { NewRun } from './types.js';
+
+const NEW_RUN: NewRun = {
+  owner: 'sub:alice',
+  tool: 'generate_report',
+  arguments: { month: '2026-07' },
+  caller: {},
+  ttlMs: 60_000,
+  pollIntervalMs: 1_000,
+};
+
+/** Creates a run, runs it through a fresh queue, and shuts the backend down in the documented order. */
+async function runOnce(backend: TaskBackend): Promise<string[]> {
+  const seen: string[] = [];
+  const queue = backend.runQueue({ concurrency: 1 });
+  const handled = new Promise<void>((resolve) => {
+    void queue.start(async (id) => {
+      seen.push(id);
+      await backend.runs.update(id, { status: 'completed', result: { content: [] } });
+      resolve();
+      return 'done';
+    });
+  });
+  const run = await backend.runs.create(NEW_RUN);
+  await queue.enqueue(run.id);
+  await handled;
+  await queue.stop();
+  expect(await backend.runs.get('sub:alice', run.id)).toMatchObject({ status: 'completed' });
+  // The task list lives beside the runs, in the same database.
+  expect((await backend.tasks.add('sub:alice', 'after the report')).id).toBe(1);
+  await backend.runs.close();
+  await backend.tasks.close();
+  return seen.map((id) => (id === run.id ? 'the run' : id));
+}
+
+describe('openTaskBackend runs: SQLite', () => {
+  it('keeps runs in the task file and runs them in-process', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backend-runs-'));
+    try {
+      expect(await runOnce(openTaskBackend({ logger: createSilentLogger(), dataDir }))).toEqual(['the run']);
+      expect(fs.readdirSync(dataDir)).toEqual(['tasks.db']);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+const available = systemPrograms('the Postgres backend runs test', ['postgres']);
+
+describe.skipIf(!available.ok)('openTaskBackend runs: Postgres', () => {
+  let cluster: PostgresCluster;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  }, 60_000);
+  afterAll(() => cluster?.destroy());
+
+  it('keeps runs in the same database and runs them on pg-boss, in its own schema', async () => {
+    const databaseUrl = await cluster.createDatabase('backend_runs');
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backend-runs-pg-'));
+    try {
+      const backend = openTaskBackend({ logger: createSilentLogger(), dataDir, databaseUrl });
+      expect(await runOnce(backend)).toEqual(['the run']);
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      const { rows } = await client.query<{ schema: string }>(
+        "SELECT nspname AS schema FROM pg_namespace WHERE nspname = 'pgboss'",
+      );
+      await client.end();
+      expect(rows).toEqual([{ schema: 'pgboss' }]);
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});

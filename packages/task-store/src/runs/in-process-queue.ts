@@ -1,0 +1,151 @@
+/**
+ * @module runs/in-process-queue
+ * `createInProcessRunQueue()`: the {@link RunQueue} for SQLite, where one process owns the database
+ * and so owns every run. Runs wait in memory, and nothing is lost by that: a run is durable in the
+ * store before it is enqueued, and `start` enqueues every unfinished run again, so a restart
+ * resumes whatever the last process left. Its multi-replica twin is `pg-boss-queue.ts`.
+ * Test: `in-process-queue.test.ts`.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../logger.js';
+import {
+  giveUp,
+  RUN_CONCURRENCY,
+  RUN_RETRY_LIMIT,
+  type RunHandler,
+  RunHandOffError,
+  STOP_GRACE_MS,
+} from './hand-off.js';
+import type { RunQueue, RunStore } from './types.js';
+
+/** A handler that threw waits this long before its next try: long enough for a blip to pass. */
+export const RUN_RETRY_DELAY_MS = 1_000;
+
+export interface InProcessRunQueueOptions {
+  /** Where `start` finds the runs to resume, and where a run the queue gives up on is marked failed. */
+  store: RunStore;
+  logger: Logger;
+  /** Handlers at once; defaults to {@link RUN_CONCURRENCY}. */
+  concurrency?: number;
+  /** Tests shorten these. */
+  retryDelayMs?: number;
+  stopGraceMs?: number;
+}
+
+interface Turn {
+  controller: AbortController;
+  /** Enqueued again while it ran: it gets another turn once this one ends. */
+  again: boolean;
+  done: Promise<void>;
+}
+
+export function createInProcessRunQueue({
+  store,
+  logger,
+  concurrency = RUN_CONCURRENCY,
+  retryDelayMs = RUN_RETRY_DELAY_MS,
+  stopGraceMs = STOP_GRACE_MS,
+}: InProcessRunQueueOptions): RunQueue {
+  let handler: RunHandler | undefined;
+  let stopped = false;
+  // First in, first out, each run at most once; a run is never in `waiting` and `running` at once.
+  const waiting: string[] = [];
+  const running = new Map<string, Turn>();
+  const failures = new Map<string, number>();
+  const retries = new Set<NodeJS.Timeout>();
+  let pumping = false;
+
+  const add = (id: string): void => {
+    if (!handler || stopped) return;
+    const turn = running.get(id);
+    if (turn) turn.again = true;
+    else if (!waiting.includes(id)) waiting.push(id);
+    schedulePump();
+  };
+
+  // On the next turn of the event loop, so `enqueue` returns (and the caller answers its client) first.
+  const schedulePump = (): void => {
+    if (pumping) return;
+    pumping = true;
+    setImmediate(() => {
+      pumping = false;
+      while (!stopped && running.size < concurrency) {
+        const id = waiting.shift();
+        if (id === undefined) break;
+        startTurn(id);
+      }
+    });
+  };
+
+  const startTurn = (id: string): void => {
+    const run = handler;
+    if (!run) return;
+    const controller = new AbortController();
+    const turn: Turn = { controller, again: false, done: Promise.resolve() };
+    running.set(id, turn);
+    turn.done = (async () => {
+      try {
+        if ((await run(id, controller.signal)) === 'continue') turn.again = true;
+        failures.delete(id);
+      } catch (error) {
+        // Aborted by stop(): the run stays as it is, and the next start resumes it.
+        if (!controller.signal.aborted) await failed(id, error);
+      } finally {
+        running.delete(id);
+        if (turn.again) add(id);
+        schedulePump();
+      }
+    })();
+  };
+
+  const failed = async (id: string, error: unknown): Promise<void> => {
+    const count = (failures.get(id) ?? 0) + 1;
+    if (count > RUN_RETRY_LIMIT) {
+      failures.delete(id);
+      await giveUp(store, id, error, logger);
+      return;
+    }
+    failures.set(id, count);
+    logger.warn({ err: error, run: id, attempt: count }, 'a run handler failed; trying it again shortly');
+    const timer = setTimeout(() => {
+      retries.delete(timer);
+      add(id);
+    }, retryDelayMs);
+    // A pending retry does not keep a finished process alive; the run is in the store either way.
+    timer.unref();
+    retries.add(timer);
+  };
+
+  return {
+    async enqueue(id) {
+      // Before start or after stop this does nothing: the run is stored, and the next start resumes it.
+      add(id);
+    },
+    async start(runHandler) {
+      if (handler || stopped) throw new Error('A run queue starts once; make a new one after stop().');
+      handler = runHandler;
+      for (const id of await store.unfinished()) add(id);
+    },
+    async stop() {
+      stopped = true;
+      waiting.length = 0;
+      for (const timer of retries) clearTimeout(timer);
+      retries.clear();
+      const turns = [...running.values()];
+      for (const turn of turns) turn.controller.abort(new RunHandOffError('stopping'));
+      const grace = new AbortController();
+      const all = Promise.all(turns.map((turn) => turn.done)).then(() => 'returned' as const);
+      const outcome = await Promise.race([
+        all,
+        sleep(stopGraceMs, 'late' as const, { signal: grace.signal }),
+      ]);
+      grace.abort();
+      if (outcome === 'late') {
+        logger.warn(
+          { runs: [...running.keys()] },
+          'run handlers ignored their abort signal; stopping without them',
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,302 @@
+/**
+ * @module runs/pg-boss-queue
+ * `createPgBossRunQueue()`: the {@link RunQueue} for Postgres, where several replicas share the
+ * runs. Each run's next turn is a pg-boss job; whichever replica fetches it runs the handler.
+ *
+ * pg-boss 10 has no heartbeat: a job is "alive" only until its `expireInSeconds`, after which
+ * maintenance fails it and it is retried, by any replica. That is the hand-over when a replica
+ * dies, so a live turn must never outlast its job: the handler's signal aborts after `sliceMs`, the
+ * handler returns `'continue'`, and the job is completed together with the run's next job (one
+ * transaction, `pg-boss-jobs.ts`). A replica that dies mid-turn leaves an active job that expires;
+ * one that stops cleanly aborts its turns and hands them on at once, so another replica takes them
+ * at its next poll. A run whose job was lost outright (a process killed between storing the run
+ * and sending its job) is found by `start`, which sends a job for every unfinished run that has none.
+ *
+ * A run can still see two turns at once in one case: `enqueue` while it has an active job (or a
+ * handler that ignores its signal past the expiry). The store makes that harmless, not free: a
+ * step's first value wins, and a terminal status never changes. Test: `pg-boss-queue.test.ts`.
+ */
+
+import type pg from 'pg';
+import PgBoss from 'pg-boss';
+import type { Logger } from '../logger.js';
+import { createTaskPool } from '../postgres-pool.js';
+import {
+  giveUp,
+  RUN_CONCURRENCY,
+  RUN_RETRY_LIMIT,
+  type RunHandler,
+  RunHandOffError,
+  STOP_GRACE_MS,
+} from './hand-off.js';
+import {
+  completeTurn,
+  jobOptions,
+  PG_BOSS_SCHEMA,
+  type PgBossTiming,
+  queueOptions,
+  RUN_QUEUE_NAME,
+  type RunJob,
+  type RunJobData,
+  runsWithJobs,
+} from './pg-boss-jobs.js';
+import type { RunQueue, RunStore } from './types.js';
+
+/**
+ * A replica that dies mid-turn has its run taken over within expiry + two maintenance intervals +
+ * retry delay + one poll: 30 + 10 + 1 + 1 = 42 s at most, inside the minute we promise. The turn
+ * (20 s) leaves 10 s of the expiry for a handler to wrap up after its signal aborts.
+ */
+export const PG_BOSS_TIMING: Readonly<PgBossTiming> = {
+  expireInSeconds: 30,
+  sliceMs: 20_000,
+  maintenanceIntervalSeconds: 5,
+  pollingIntervalMs: 1_000,
+  retryDelaySeconds: 1,
+  stopGraceMs: STOP_GRACE_MS,
+};
+
+/** pg-boss's connections per replica: the poll, a turn's hand-on, maintenance, and one spare. */
+export const PG_BOSS_POOL_MAX = 4;
+
+/**
+ * Replica deaths one turn survives. Each one costs an expiry; after the last, pg-boss gives the
+ * job up, and the run waits for the next replica's `start` (or its TTL).
+ */
+const JOB_RETRY_LIMIT = 3;
+
+export interface PgBossRunQueueOptions {
+  /** `DATABASE_URL`; the queue opens a small pool of its own and closes it on `stop()`. */
+  connectionString: string;
+  /** Where `start` finds runs that lost their job, and where a run given up on is marked failed. */
+  store: RunStore;
+  logger: Logger;
+  /** Turns at once on this replica; defaults to {@link RUN_CONCURRENCY}. */
+  concurrency?: number;
+  /** Tests shorten these; the defaults are {@link PG_BOSS_TIMING}. */
+  timing?: Partial<PgBossTiming>;
+  /** pg-boss's schema; defaults to {@link PG_BOSS_SCHEMA}. */
+  schema?: string;
+}
+
+interface Turn {
+  job: RunJob;
+  controller: AbortController;
+  /** stop() handed the run on without waiting for this turn; whatever it returns is ignored. */
+  abandoned: boolean;
+  done: Promise<void>;
+}
+
+export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
+  const { connectionString, store, logger, concurrency = RUN_CONCURRENCY, schema = PG_BOSS_SCHEMA } = options;
+  const timing = { ...PG_BOSS_TIMING, ...options.timing };
+  checkSettings(timing, schema);
+  let state: 'new' | 'starting' | 'started' | 'stopped' = 'new';
+  let starting: Promise<void> | undefined;
+  let connection: { boss: PgBoss; pool: pg.Pool } | undefined;
+  let loop: Promise<void> | undefined;
+  const turns = new Map<string, Turn>();
+  // Set by whatever makes a fetch worth doing now (a send, a turn that ended), so the poll skips its nap.
+  let poked = false;
+  let endNap: (() => void) | undefined;
+  const wake = (): void => {
+    poked = true;
+    endNap?.();
+  };
+
+  const send = async (runId: string, data: RunJobData = { runId }): Promise<void> => {
+    await connection?.boss.send(RUN_QUEUE_NAME, data, jobOptions(runId, timing, JOB_RETRY_LIMIT));
+  };
+
+  /** Completes a turn's job, with the run's next job unless the run is done. */
+  const settle = async (job: RunJob, next: RunJobData | undefined, startAfter = 0): Promise<void> => {
+    if (!connection) return;
+    const options = { ...jobOptions(job.data.runId, timing, JOB_RETRY_LIMIT), startAfter };
+    const ours = await completeTurn(
+      connection.boss,
+      connection.pool,
+      schema,
+      job,
+      next && { data: next, options },
+    );
+    if (!ours)
+      logger.warn({ run: job.data.runId }, "a run's turn outlived its job; its retry carries the run on");
+  };
+
+  const runTurn = async (turn: Turn, handler: RunHandler): Promise<void> => {
+    const { job, controller } = turn;
+    const { runId } = job.data;
+    const slice = setTimeout(() => controller.abort(new RunHandOffError('slice-over')), timing.sliceMs);
+    let outcome: 'done' | 'continue' | { error: unknown };
+    try {
+      outcome = await handler(runId, controller.signal);
+    } catch (error) {
+      outcome = { error };
+    } finally {
+      clearTimeout(slice);
+    }
+    if (turn.abandoned) return;
+    // The queue cut this turn short, so whatever the handler says (a throw, or 'done' for "stopped
+    // as told"), the run gets another turn. One that did finish ends that turn at once: it is terminal.
+    if (controller.signal.aborted) outcome = 'continue';
+    if (outcome === 'done') return settle(job, undefined);
+    if (outcome === 'continue') return settle(job, { runId });
+    const failures = (job.data.failures ?? 0) + 1;
+    if (failures > RUN_RETRY_LIMIT) {
+      await giveUp(store, runId, outcome.error, logger);
+      return settle(job, undefined);
+    }
+    logger.warn(
+      { err: outcome.error, run: runId, attempt: failures },
+      'a run handler failed; trying it again shortly',
+    );
+    return settle(job, { runId, failures }, timing.retryDelaySeconds);
+  };
+
+  const startTurn = (job: RunJob, handler: RunHandler): void => {
+    const turn: Turn = { job, controller: new AbortController(), abandoned: false, done: Promise.resolve() };
+    turns.set(job.id, turn);
+    turn.done = runTurn(turn, handler)
+      .catch((error) => logger.error({ err: error, run: job.data.runId }, 'a run turn could not be settled'))
+      .finally(() => {
+        turns.delete(job.id);
+        wake();
+      });
+  };
+
+  /** Fetches while there is room, then naps until a poll is due, a turn ends, or `enqueue` sends. */
+  const poll = async (boss: PgBoss, handler: RunHandler): Promise<void> => {
+    while (state === 'started') {
+      poked = false;
+      const room = concurrency - turns.size;
+      let fetched = 0;
+      if (room > 0) {
+        // pg-boss answers [] rather than throw when the database is away; the next poll tries again.
+        const jobs = await boss
+          .fetch<RunJobData>(RUN_QUEUE_NAME, { batchSize: room, includeMetadata: true })
+          .catch((error: unknown) => {
+            logger.warn({ err: error }, 'the run queue could not fetch; polling again');
+            return [];
+          });
+        fetched = jobs.length;
+        for (const job of jobs) {
+          if (typeof job.data?.runId !== 'string') {
+            logger.warn({ job: job.id }, 'dropping a run job without a run id');
+            await settle(job, undefined).catch(() => undefined);
+          } else if (state === 'started') startTurn(job, handler);
+          // stop() came while this fetch was on its way: hand the run straight on.
+          else await settle(job, { runId: job.data.runId }).catch(() => undefined);
+        }
+      }
+      if ((fetched > 0 && turns.size < concurrency) || poked) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timing.pollingIntervalMs);
+        endNap = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      endNap = undefined;
+    }
+  };
+
+  const open = async (handler: RunHandler): Promise<void> => {
+    const pool = createTaskPool({ connectionString, logger, max: PG_BOSS_POOL_MAX });
+    const boss = new PgBoss({
+      db: { executeSql: (text, values) => pool.query(text, values) },
+      schema,
+      // pg-boss creates and migrates its schema itself (under an advisory lock, so replicas may race).
+      migrate: true,
+      supervise: true,
+      maintenanceIntervalSeconds: timing.maintenanceIntervalSeconds,
+      // No cron: its timekeeper would poll for schedules nobody makes.
+      schedule: false,
+      archiveCompletedAfterSeconds: 60 * 60,
+      deleteAfterDays: 1,
+    });
+    // Maintenance errors arrive as events; unheard, an 'error' event would crash the process.
+    boss.on('error', (error) => logger.warn({ err: error }, 'the run queue (pg-boss) reported an error'));
+    try {
+      await boss.start();
+      const queue = queueOptions(timing, JOB_RETRY_LIMIT);
+      await boss.createQueue(RUN_QUEUE_NAME, queue);
+      // createQueue leaves an existing queue as it was; this makes it match this version's settings.
+      await boss.updateQueue(RUN_QUEUE_NAME, queue);
+      connection = { boss, pool };
+      // Runs whose job was lost (stored, then the process died before sending it) get one now.
+      const unfinished = await store.unfinished();
+      const queued = await runsWithJobs(pool, schema, unfinished);
+      for (const runId of unfinished) if (!queued.has(runId)) await send(runId);
+    } catch (error) {
+      connection = undefined;
+      await boss.stop({ graceful: false, close: false }).catch(() => undefined);
+      await pool.end().catch(() => undefined);
+      throw error;
+    }
+    state = 'started';
+    loop = poll(boss, handler);
+  };
+
+  return {
+    async enqueue(id) {
+      if (state === 'starting') await starting?.catch(() => undefined);
+      // Before start, after stop, or with a failed start: the run is stored, and a start sends its job.
+      if (state !== 'started') return;
+      await send(id);
+      wake();
+    },
+    async start(handler) {
+      if (state !== 'new') throw new Error('A run queue starts once; make a new one after stop().');
+      state = 'starting';
+      starting = open(handler).catch((error) => {
+        state = 'new';
+        throw error;
+      });
+      await starting;
+    },
+    async stop() {
+      if (state === 'starting') await starting?.catch(() => undefined);
+      if (state !== 'started') {
+        state = 'stopped';
+        return;
+      }
+      state = 'stopped';
+      wake();
+      await loop;
+      const current = [...turns.values()];
+      for (const turn of current) turn.controller.abort(new RunHandOffError('stopping'));
+      const returned = Promise.all(current.map((turn) => turn.done));
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), timing.stopGraceMs);
+      });
+      const outcome = await Promise.race([returned, late]);
+      clearTimeout(timer);
+      if (outcome === 'late') {
+        // Their handlers ignore the signal; hand the runs on anyway rather than make another replica wait for an expiry.
+        for (const turn of turns.values()) {
+          turn.abandoned = true;
+          await settle(turn.job, { runId: turn.job.data.runId }).catch(() => undefined);
+        }
+        logger.warn(
+          { runs: [...turns.values()].map((turn) => turn.job.data.runId) },
+          'run handlers ignored stop',
+        );
+      }
+      const { boss, pool } = connection ?? {};
+      connection = undefined;
+      await boss?.stop({ graceful: false, close: false });
+      await pool?.end();
+    },
+  };
+}
+
+/** A turn that could outlast its job would be taken over while alive; refuse such settings outright. */
+function checkSettings(timing: PgBossTiming, schema: string): void {
+  if (timing.sliceMs + 1_000 > timing.expireInSeconds * 1_000) {
+    throw new Error(
+      `A run's turn (sliceMs ${timing.sliceMs}) must end at least a second before its job expires (${timing.expireInSeconds} s).`,
+    );
+  }
+  if (!/^[a-z_][a-z0-9_]{0,49}$/.test(schema)) throw new Error(`Not a plain schema name: ${schema}`);
+}
