@@ -103,16 +103,9 @@ const EnvSchema = z.object({
         'hold; past it, 429. Unset: 16, or half of MCP_MAX_STREAMS when that is lower. At most MCP_MAX_STREAMS.',
     ),
   MCP_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
-  // The fixtures left the catalogue (ADR 016): a leftover MCP_CONFORMANCE=1 says which server to start instead.
-  MCP_CONFORMANCE: z
-    .stringbool()
-    .default(false)
-    .refine(
-      (on) => !on,
-      'the conformance fixtures are no longer part of this server: run `node dev/conformance-server/dist/index.js` ' +
-        '(`pnpm --filter @mcp-workshop/conformance-server start`), which serves the catalogue with them, on the same ' +
-        'HOST, PORT, DATA_DIR and other settings; or unset MCP_CONFORMANCE',
-    ),
+  // The fixtures live outside the catalogue (ADR 016): on, `main.ts` hands the start over to
+  // dev/conformance-server, which serves the catalogue with them on these same settings.
+  MCP_CONFORMANCE: z.stringbool().default(false),
   MCP_ALLOWED_HOSTS: commaList.optional(),
   MCP_ALLOWED_ORIGINS: commaList.optional(),
   DATA_DIR: z.string().default(DEFAULT_DATA_DIR),

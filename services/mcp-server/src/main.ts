@@ -6,11 +6,13 @@
  *   node dist/index.js            Streamable HTTP on http://HOST:PORT/mcp
  *   node dist/index.js --stdio    MCP on stdin/stdout; logs go to stderr
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@mcp-workshop/mcp-host/logger';
 import { telemetryEnabled } from '@mcp-workshop/telemetry';
 import { createDeps } from './deps.js';
-import { loadEnv } from './env.js';
+import { EnvError, loadEnv } from './env.js';
 import { catalogueOptions, hostedCatalogue } from './hosted.js';
 import { exitWithError, openTasksSoon, serveHttp, taskLocation } from './serve.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
   }
 
   const env = loadEnv();
+  if (env.MCP_CONFORMANCE) return startConformanceServer();
   const info = { name: SERVER_NAME, version: SERVER_VERSION };
   // Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; off, OpenTelemetry is never even loaded.
   const telemetry = telemetryEnabled(env)
@@ -70,6 +73,24 @@ async function main(): Promise<void> {
   }
 
   await serveHttp({ env, logger, deps, catalogue, telemetry });
+}
+
+/**
+ * MCP_CONFORMANCE=true: the same catalogue with the conformance suite's fixtures, which live in
+ * dev/conformance-server (never in the catalogue). Its entry is imported from the repository, where it
+ * is built; it reads the same HOST, PORT, DATA_DIR and other settings. Outside a checkout (an image,
+ * a bundle) it is not there, and the server says what to run instead.
+ */
+async function startConformanceServer(): Promise<void> {
+  const entry = new URL('../../../dev/conformance-server/dist/index.js', import.meta.url);
+  if (!existsSync(entry)) {
+    throw new EnvError(
+      'MCP_CONFORMANCE=true serves the catalogue with the conformance fixtures of dev/conformance-server, ' +
+        `which is not built here (${fileURLToPath(entry)}). In a checkout, run \`pnpm build\` first; ` +
+        'elsewhere, unset MCP_CONFORMANCE.',
+    );
+  }
+  await import(entry.href);
 }
 
 main().catch(exitWithError);

@@ -109,3 +109,25 @@ it('resumes a report killed mid-way from its last finished section, after a rest
   expect(report.sections).toHaveLength(STEPS);
   expect(new Set(report.sections.map((section) => section.title)).size).toBe(STEPS);
 }, 60_000);
+
+it('resumes the task even when nobody asks the restarted server anything for a while', async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'mcp-workshop-task-quiet-'));
+  const port = await freePort();
+  const first = await startServer(port);
+  const created = await call(port, 'tools/call', {
+    name: 'generate_report',
+    arguments: { topic: 'cities', steps: 4, delayMs: 500 },
+  });
+  const taskId = String(created.taskId);
+  first.kill('SIGKILL');
+  await new Promise((resolve) => first.once('exit', resolve));
+  // Restarted with no request at all: the runtime must get the catalogue's tools defined itself
+  // (it waits 10 s for a definition before it gives a task up as no longer served).
+  await startServer(port);
+  await sleep(11_000);
+  const task = await call(port, 'tasks/get', { taskId });
+  expect(task.status).toBe('completed');
+  expect(
+    (task.result as { structuredContent: { sections: unknown[] } }).structuredContent.sections,
+  ).toHaveLength(4);
+}, 60_000);

@@ -12,7 +12,8 @@
  *
  * Long work runs in slices of `sliceMs`: at the first step past it the run goes back to the
  * queue and continues from its steps, so a queue that expires jobs it thinks stuck (pg-boss) never
- * takes one that is alive. Test: `runtime.test.ts`, over a real SQLite run store.
+ * takes one that is alive. Test: `services/mcp-server/test/task-runtime.test.ts`, over the task store's
+ * real SQLite runs (the host may not import the store: ADR 016).
  */
 
 import { ProtocolError } from '@modelcontextprotocol/server';
