@@ -19,7 +19,8 @@ import { cataloguePolicy, type HostedCatalogue } from './hosted.js';
  * requests (initialize, tools/list) are answered; a task call before then opens it on the spot.
  */
 const OPEN_TASKS_AFTER_MS = 500;
-/** How long to wait before starting MCP Tasks again when the database was not there. */
+/** How long to wait before starting MCP Tasks again when the database was not there: soon once, then every 5 s. */
+const FIRST_RUNS_RETRY_MS = 500;
 const RUNS_RETRY_MS = 5_000;
 
 export interface ServeHttpOptions {
@@ -131,14 +132,18 @@ export function openTasksSoon(deps: ServerDeps): () => void {
     deps.openTasks().then(startRuns).catch(exitWithError);
   }, OPEN_TASKS_AFTER_MS);
   // MCP Tasks start working once the database is open: unfinished ones resume. A database that is
-  // down (Postgres) delays that, never the server: it tries again until it works or the server stops.
+  // down (Postgres) or still busy with a server that is leaving (SQLite) delays that, never the
+  // server: it tries again until it works or the server stops. A first miss is usually the latter
+  // and gone a moment later, so only a second one is worth a warning.
+  let misses = 0;
   const startRuns = (): Promise<void> =>
     deps.runs.start().catch((error: unknown) => {
-      deps.logger.warn(
-        { err: error },
-        `MCP Tasks could not start; trying again in ${RUNS_RETRY_MS / 1000} s`,
-      );
-      timer = setTimeout(() => void startRuns(), RUNS_RETRY_MS);
+      misses++;
+      const delay = misses === 1 ? FIRST_RUNS_RETRY_MS : RUNS_RETRY_MS;
+      const message = `MCP Tasks could not start; trying again in ${delay / 1000} s`;
+      if (misses === 1) deps.logger.debug({ err: error }, message);
+      else deps.logger.warn({ err: error }, message);
+      timer = setTimeout(() => void startRuns(), delay);
       timer.unref();
     });
   // Never the reason the process stays alive: stdio exits when its client closes stdin.

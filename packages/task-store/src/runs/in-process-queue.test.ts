@@ -210,4 +210,37 @@ describe('createInProcessRunQueue', () => {
     await q.start(async () => 'done');
     await expect(q.start(async () => 'done')).rejects.toThrow('starts once');
   });
+
+  it('can be started again after a start that failed because the database did not answer', async () => {
+    const run = await store.create({
+      owner: 'o',
+      tool: 't',
+      arguments: {},
+      caller: {},
+      ttlMs: 60_000,
+      pollIntervalMs: 500,
+    });
+    let failOnce = true;
+    const flaky = new Proxy(store, {
+      get(target, property) {
+        if (property === 'unfinished' && failOnce) {
+          failOnce = false;
+          return async () => {
+            throw new Error('database busy');
+          };
+        }
+        const value = Reflect.get(target, property);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const q = queue({ store: flaky });
+    const seen: string[] = [];
+    await expect(q.start(async () => 'done')).rejects.toThrow('database busy');
+    await q.start(async (id) => {
+      seen.push(id);
+      return 'done';
+    });
+    await until(() => seen.length === 1);
+    expect(seen).toEqual([run.id]);
+  });
 });

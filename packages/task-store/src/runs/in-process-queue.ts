@@ -124,7 +124,13 @@ export function createInProcessRunQueue({
     async start(runHandler) {
       if (handler || stopped) throw new Error('A run queue starts once; make a new one after stop().');
       handler = runHandler;
-      for (const id of await store.unfinished()) add(id);
+      try {
+        for (const id of await store.unfinished()) add(id);
+      } catch (error) {
+        // The database was not there (busy, or still opening): the caller may start it again later.
+        handler = undefined;
+        throw error;
+      }
     },
     async stop() {
       stopped = true;
