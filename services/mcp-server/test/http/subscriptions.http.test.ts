@@ -24,6 +24,9 @@ import { startTestServer, type TestServer } from '../support/http.js';
 
 /** How long a test waits for a notification that should arrive at once. */
 const NOTIFICATION_WAIT_MS = 3_000;
+/** How many probe writes, each waited on this long, a 2025 client gets to open its GET stream. */
+const PROBES = 10;
+const PROBE_WAIT_MS = 500;
 
 const MODERN = '2026-07-28';
 const ENVELOPE = {
@@ -426,9 +429,28 @@ describe('resource notifications over HTTP, per owner (sign-in on)', () => {
     }
   });
 
+  /**
+   * A 2025 client opens its GET stream on its own after the handshake, and a change before that
+   * reaches no stream: on two loaded cores that took longer than the first write once. So each
+   * client first writes probes until it hears one, then its counters start from zero.
+   */
+  async function untilListening(who: Awaited<ReturnType<typeof connectAs>>, name: string) {
+    for (let probe = 1; probe <= PROBES && who.heard.listChanged === 0; probe++) {
+      await addTask(who.client, `${name} probe ${probe}`);
+      await vi
+        .waitFor(() => expect(who.heard.listChanged).toBeGreaterThan(0), { timeout: PROBE_WAIT_MS })
+        .catch(() => undefined);
+    }
+    expect(who.heard.listChanged, `${name}'s GET stream never opened`).toBeGreaterThan(0);
+    who.heard.listChanged = 0;
+    who.heard.updated.length = 0;
+  }
+
   it("delivers on a 2025 session's GET stream only its owner's task changes", async () => {
     const alice = await connectAs('alice', 'legacy');
     const bob = await connectAs('bob', 'legacy');
+    await untilListening(alice, 'alice');
+    await untilListening(bob, 'bob');
     const his = await addTask(bob.client, 'his');
     await vi.waitFor(() => expect(bob.heard.listChanged).toBe(1), { timeout: NOTIFICATION_WAIT_MS });
     await alice.client.subscribeResource({ uri: 'tasks://all' });
