@@ -9,11 +9,11 @@
  * table's identity is internal and never leaves this file. Contract:
  * `test-support/task-store-contract.ts`.
  */
-import { Kysely, PostgresDialect, type Selectable, sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type pg from 'pg';
-import { redactDatabaseUrl, TaskMigrationError } from './database-url.js';
 import type { Logger } from './logger.js';
-import { migrateTaskDatabase, type TaskDatabase } from './postgres-migrations.js';
+import type { TaskDatabase } from './postgres-migrations.js';
+import { openTaskDatabase } from './postgres-open.js';
 import { failedBeforeSending, isConnectionError, pingDatabase } from './postgres-pool.js';
 import {
   checkOwner,
@@ -65,21 +65,7 @@ export async function openPostgresTaskStore({
   now = () => new Date(),
   maxTasks = MAX_TASKS,
 }: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
-  const db = new Kysely<TaskDatabase>({ dialect: new PostgresDialect({ pool }) });
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await db.destroy();
-  };
-  try {
-    await migrateTaskDatabase(db, redactDatabaseUrl(pool.options.connectionString ?? ''));
-  } catch (error) {
-    await close();
-    if (!isConnectionError(error)) throw error;
-    // The driver's own words are the useful part ("connect ECONNREFUSED 127.0.0.1:5432").
-    throw new TaskStoreUnavailableError({ cause: error instanceof TaskMigrationError ? error.cause : error });
-  }
+  const { db, close } = await openTaskDatabase(pool);
 
   /**
    * A lost connection becomes the message the model can act on; anything else is a bug. An add

@@ -6,12 +6,11 @@
  * another owner's, expired, terminal or missing. Each write is one statement. Contract:
  * `test-support/run-store-contract.ts`.
  */
-import { Kysely, PostgresDialect, type Selectable, sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type pg from 'pg';
-import { redactDatabaseUrl, TaskMigrationError } from '../database-url.js';
 import type { Logger } from '../logger.js';
-import { migrateTaskDatabase, type TaskDatabase } from '../postgres-migrations.js';
-import { isConnectionError } from '../postgres-pool.js';
+import type { TaskDatabase } from '../postgres-migrations.js';
+import { openTaskDatabase } from '../postgres-open.js';
 import { checkOwner, TaskStoreUnavailableError } from '../store.js';
 import { planAnswer } from './answers.js';
 import {
@@ -69,21 +68,11 @@ export async function openPostgresRunStore({
   maxSteps = MAX_RUN_STEPS,
   maxStepsBytes = MAX_RUN_STEPS_BYTES,
 }: PostgresRunStoreOptions): Promise<RunStore> {
-  const db = new Kysely<TaskDatabase>({ dialect: new PostgresDialect({ pool }) });
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await db.destroy();
-  };
-  try {
-    await migrateTaskDatabase(db, redactDatabaseUrl(pool.options.connectionString ?? ''));
-  } catch (error) {
-    await close();
-    if (!isConnectionError(error)) throw error;
-    logger.warn({ err: error }, 'the run database is unreachable');
-    throw new TaskStoreUnavailableError({ cause: error instanceof TaskMigrationError ? error.cause : error });
-  }
+  const { db, close } = await openTaskDatabase(pool).catch((error: unknown) => {
+    if (error instanceof TaskStoreUnavailableError)
+      logger.warn({ err: error.cause }, 'the run database is unreachable');
+    throw error;
+  });
 
   // Every read compares `expires_at` with the clock: a run past its TTL is gone to every reader,
   // whether or not `deleteExpired` has run yet.
