@@ -36,7 +36,7 @@ function marks(folder) {
   let count = 0;
   for (const file of fs.readdirSync(path.join(folder, 'dist'), { recursive: true })) {
     const full = path.join(folder, 'dist', String(file));
-    if (!fs.statSync(full).isFile() || !/\.(mjs|cjs|js)$/.test(full)) continue;
+    if (!fs.statSync(full).isFile() || !/\.(mjs|cjs|js|mts|cts)$/.test(full)) continue;
     count += fs.readFileSync(full, 'utf8').split(MARK).length - 1;
   }
   return count;

@@ -16,6 +16,7 @@ import { type LazyTaskStore, lazyTaskStore } from './lazy-store.js';
 import type { Logger } from './logger.js';
 import { createPgNotifyRelay } from './pg-notify-relay.js';
 import type { PostgresTaskStore } from './postgres-store.js';
+import { announceRunChanges } from './runs/announce.js';
 import { openRunBackend, type RunQueueOptions } from './runs/backend-runs.js';
 import type { RunQueue, RunStore } from './runs/types.js';
 import { openTaskStore } from './sqlite-store.js';
@@ -51,7 +52,7 @@ export interface TaskReadiness {
 export interface TaskBackend {
   /** The store; every write is announced on `events`. Closing it closes the relay too. */
   tasks: TaskStore;
-  /** Task writes, from this replica or (with Postgres) from any. */
+  /** Task writes and MCP task changes (`runChanged`), from this replica or (with Postgres) from any. */
   events: TaskEvents;
   /**
    * Opens the store now unless a call has already. Rejects with an `EnvError` that
@@ -63,7 +64,8 @@ export interface TaskBackend {
   /** Whether the store answers right now. Never rejects. */
   checkReady(): Promise<TaskReadiness>;
   /**
-   * MCP tasks' storage ("runs"), in the same database, opened on first use. Shut down in this
+   * MCP tasks' storage ("runs"), in the same database, opened on first use; each change a client
+   * could see is announced on `events` as `runChanged`. Shut down in this
    * order: the queue's `stop()`, then `runs.close()`, then `tasks.close()`.
    */
   runs: RunStore;
@@ -105,7 +107,10 @@ export function openTaskBackend(options: TaskBackendOptions): TaskBackend {
   const events = relay?.events ?? createTaskEvents();
   const announced = announceTaskChanges(opener.store, relay?.outbox ?? events);
   const tasks = relay ? { ...announced, close: () => relay.stop().then(() => announced.close()) } : announced;
-  const { runs, runQueue } = openRunBackend({ logger, now, dataDir, ...(databaseUrl && { databaseUrl }) });
+  const runBackend = openRunBackend({ logger, now, dataDir, ...(databaseUrl && { databaseUrl }) });
+  // The queue reads runs; only the changes a client could see (through the runtime) are announced.
+  const runs = announceRunChanges(runBackend.runs, relay?.outbox ?? events);
+  const { runQueue } = runBackend;
   return {
     tasks,
     events,

@@ -2,8 +2,10 @@
  * @module events
  * Tells whoever listens that tasks changed, so MCP sessions can send
  * `notifications/resources/updated` (a subscribed task changed) and
- * `notifications/resources/list_changed` (a task was added or removed). Every event names the
- * owner of the tasks it is about, so listeners pass it on only to that owner's clients.
+ * `notifications/resources/list_changed` (a task was added or removed), and 2026-07-28 listen
+ * streams can hear `notifications/tasks` (an MCP task's status changed: `runChanged`, announced by
+ * `runs/announce.ts`). Every event names the owner of the tasks it is about, so listeners pass it
+ * on only to that owner's clients.
  */
 import { EventEmitter } from 'node:events';
 import type { Task, TaskStore } from './store.js';
@@ -23,6 +25,11 @@ export interface TaskEventMap {
   updated: [task: Task, owner: string];
   /** A task of `owner`'s was added or deleted, so that owner's list of task resources changed. */
   listChanged: [owner: string | typeof EVERY_OWNER];
+  /**
+   * An MCP task (a run) of `owner`'s changed: its status, status message, questions or result.
+   * Only the id travels; a listener reads the run itself, so it always sends what is stored now.
+   */
+  runChanged: [id: string, owner: string];
 }
 
 export type TaskEvents = EventEmitter<TaskEventMap>;

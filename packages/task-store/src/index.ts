@@ -14,6 +14,7 @@ export { announceTaskChanges, createTaskEvents, EVERY_OWNER } from './events.js'
 export type { LazyTaskStore } from './lazy-store.js';
 export { lazyTaskStore } from './lazy-store.js';
 export type { Logger } from './logger.js';
+export { announceRunChanges } from './runs/announce.js';
 export type { RunBackend, RunQueueOptions } from './runs/backend-runs.js';
 export { RUN_POOL_MAX } from './runs/backend-runs.js';
 export type { RunHandler } from './runs/hand-off.js';

@@ -5,7 +5,9 @@
  * coalesced: per window, one `updated` per task (per owner and id, since ids are numbered per
  * owner; at most {@link MAX_PENDING_UPDATES}) and one `listChanged` per owner (at most as many
  * owners), so a burst of writes cannot turn into a burst of notifications. Past either bound, one
- * `listChanged` for every owner tells all to refetch.
+ * `listChanged` for every owner tells all to refetch. MCP tasks' changes (`runChanged`) coalesce
+ * the same way, one per task per window; past the bound the rest of that window's are dropped with
+ * a warning (a task's status notification is a hint: `tasks/get` still answers, and clients poll).
  * Test: `pg-notify-relay.test.ts`.
  */
 
@@ -38,6 +40,9 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
   /** Keyed by {@link taskKey}: ids are per owner, so an id alone would merge two owners' tasks. */
   const updates = new Map<string, { task: Task; owner: string }>();
   const listChanged = new Set<string>();
+  /** MCP tasks changed in this window, keyed by {@link runKey}. */
+  const runs = new Map<string, { id: string; owner: string }>();
+  let droppedRuns = 0;
   /** Some change was not kept: every owner's list may have changed. */
   let everyone = false;
   let timer: NodeJS.Timeout | undefined;
@@ -48,11 +53,21 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
     timer = undefined;
     const tasks = [...updates.values()];
     const owners = everyone ? [EVERY_OWNER] : [...listChanged];
+    const changedRuns = [...runs.values()];
     updates.clear();
     listChanged.clear();
+    runs.clear();
     everyone = false;
     for (const { task, owner } of tasks) emit(() => events.emit('updated', task, owner));
     for (const owner of owners) emit(() => events.emit('listChanged', owner));
+    for (const { id, owner } of changedRuns) emit(() => events.emit('runChanged', id, owner));
+    if (droppedRuns > 0) {
+      logger.warn(
+        { dropped: droppedRuns },
+        'too many task status changes at once: some notifications were not sent',
+      );
+      droppedRuns = 0;
+    }
   };
   // A throwing listener is a bug elsewhere; it must not take the LISTEN connection down with it.
   const emit = (send: () => void) => {
@@ -68,6 +83,11 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
   const take = (notice: TaskNotice) => {
     if (notice.kind === 'missed') {
       everyone = true;
+    } else if (notice.kind === 'runChanged') {
+      const key = runKey(notice.owner, notice.id);
+      if (runs.has(key) || runs.size < MAX_PENDING_UPDATES)
+        runs.set(key, { id: notice.id, owner: notice.owner });
+      else droppedRuns += 1;
     } else if (notice.kind === 'listChanged') {
       if (listChanged.has(notice.owner) || listChanged.size < MAX_PENDING_UPDATES)
         listChanged.add(notice.owner);
@@ -110,6 +130,7 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
       timer = undefined;
       updates.clear();
       listChanged.clear();
+      runs.clear();
       everyone = false;
     },
   };
@@ -117,5 +138,10 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
 
 /** One task's key: JSON keeps any owner (a forged one may hold any character) apart from the id. */
 function taskKey(owner: string, id: number): string {
+  return JSON.stringify([owner, id]);
+}
+
+/** One MCP task's key, like {@link taskKey}: run ids are global, but a forged notice may reuse one. */
+function runKey(owner: string, id: string): string {
   return JSON.stringify([owner, id]);
 }

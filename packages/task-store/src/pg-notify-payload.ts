@@ -11,9 +11,12 @@
  * owner and id together name a task. A notice without an owner is dropped.
  * `missed` carries no owner on purpose: notices were lost, so every list may have changed.
  * Version 2 added the owner; a version-1 notice (from a replica not yet upgraded) is dropped.
+ * `runChanged` (an MCP task changed) came later within version 2: a replica that predates it drops
+ * it as malformed, and its listen streams hear that task's status at their next poll.
  * Test: `pg-notify-relay.test.ts`.
  */
 import { z } from 'zod';
+import { isRunId } from './runs/limits.js';
 import { MAX_OWNER_LENGTH } from './store.js';
 
 /**
@@ -39,6 +42,8 @@ const NoticeSchema = z.discriminatedUnion('kind', [
     createdAt: Timestamp,
     completedAt: Timestamp.nullable(),
   }),
+  // An MCP task's change: its id only (22 URL-safe characters), never its status or result.
+  z.object({ v: z.literal(2), kind: z.literal('runChanged'), owner: Owner, id: z.string().refine(isRunId) }),
 ]);
 
 type WireNotice = z.infer<typeof NoticeSchema>;

@@ -34,6 +34,9 @@ const task = (id: number, done = false): Task => ({
 
 const ALICE = 'sub:alice';
 const BOB = 'sub:bob';
+/** Two ids of the shape `newRunId` makes (22 base64url characters). */
+const RUN_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
+const OTHER_RUN_ID = 'b-b_bbbbbbbbbbbbbbbbbb';
 
 /** What one replica's local events delivered: tasks with their owners, list changes by owner. */
 function record(relay: PgNotifyRelay) {
@@ -84,6 +87,11 @@ describe('unit: task notice payloads', () => {
     expect(decodeTaskNotice(encodeTaskNotice({ kind: 'missed' }))).toEqual({ kind: 'missed' });
   });
 
+  it("round-trips an MCP task's change: its id and owner, nothing else", () => {
+    const wire = encodeTaskNotice({ kind: 'runChanged', owner: ALICE, id: RUN_ID });
+    expect(decodeTaskNotice(wire)).toEqual({ kind: 'runChanged', owner: ALICE, id: RUN_ID });
+  });
+
   it('keeps the largest notice it can send under its own bound and under Postgres 8000 bytes', () => {
     // Control characters are what JSON escapes the longest (six characters each).
     for (const owner of [
@@ -121,6 +129,11 @@ describe('unit: task notice payloads', () => {
       '{"v":1,"kind":"listChanged"}',
       '{"v":1,"kind":"updated","id":7,"done":true,"createdAt":"a","completedAt":null}',
       `{"v":2,"kind":"listChanged","owner":"","x":"${'a'.repeat(MAX_NOTICE_LENGTH)}"}`,
+      // An MCP task's change names a run id as newRunId makes them, and an owner.
+      `{"v":2,"kind":"runChanged","id":"${RUN_ID}"}`,
+      `{"v":2,"kind":"runChanged","owner":"${ALICE}","id":"../../etc"}`,
+      `{"v":2,"kind":"runChanged","owner":"${ALICE}","id":"${RUN_ID}x"}`,
+      `{"v":2,"kind":"runChanged","owner":"${ALICE}","id":7}`,
     ]) {
       expect(decodeTaskNotice(payload)).toBeUndefined();
     }
@@ -188,6 +201,21 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
     expect(onB.listChangedOwners).toEqual([ALICE]);
     await vi.waitFor(() => expect(onA.updated.map((t) => t.id)).toEqual([42]));
     expect(onA.listChanged).toBe(1);
+  });
+
+  it("delivers an MCP task's changes to every replica, once per task per window, with its owner", async () => {
+    const { a, b } = await replicas();
+    const heard: Array<[string, string]> = [];
+    b.events.on('runChanged', (id, owner) => heard.push([id, owner]));
+    // Working, a new status message, completed: one window, so one notice for the task.
+    for (let i = 0; i < 3; i += 1) a.outbox.emit('runChanged', RUN_ID, ALICE);
+    a.outbox.emit('runChanged', OTHER_RUN_ID, BOB);
+    await vi.waitFor(() => expect(heard).toHaveLength(2), { timeout: CROSS_REPLICA_MS });
+    await sleep(100);
+    expect(heard).toEqual([
+      [RUN_ID, ALICE],
+      [OTHER_RUN_ID, BOB],
+    ]);
   });
 
   it('keeps owners apart across replicas: one list change per owner, and "every owner" as itself', async () => {

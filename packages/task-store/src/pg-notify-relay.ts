@@ -68,6 +68,7 @@ export function createPgNotifyRelay(options: PgNotifyRelayOptions): PgNotifyRela
   outbox.on('updated', (task: Task, owner: string) =>
     sender.enqueue({ kind: 'updated', owner, ...withoutTitle(task) }),
   );
+  outbox.on('runChanged', (id: string, owner: string) => sender.enqueue({ kind: 'runChanged', owner, id }));
   outbox.on('listChanged', (owner: string | typeof EVERY_OWNER) =>
     sender.enqueue(owner === EVERY_OWNER ? { kind: 'missed' } : { kind: 'listChanged', owner }),
   );

@@ -93,7 +93,16 @@ export function buildDeps(config: DepsConfig): ServerDeps {
     ...(databaseUrl && { databaseUrl }),
     ...(telemetry && { tracer: telemetry.tracer }),
   });
-  const runs = createTaskRuntime({ runs: backend.runs, queue: backend.runQueue(), logger });
+  const runs = createTaskRuntime({
+    runs: backend.runs,
+    queue: backend.runQueue(),
+    logger,
+    // Each task's changes, from this process or (with Postgres) any replica: listen streams hear them.
+    changes: (listener) => {
+      backend.events.on('runChanged', listener);
+      return () => backend.events.off('runChanged', listener);
+    },
+  });
   return {
     weather,
     tasks: backend.tasks,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@mcp-workshop/test-infra';
+import { freePort, modernMeta, TASKS_CAPABILITIES } from '@mcp-workshop/test-infra';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import sqlite from 'node-sqlite3-wasm';
@@ -124,6 +124,66 @@ describe('node dist/index.js --stdio', () => {
 
     for (const message of received) expect(message).toMatchObject({ jsonrpc: '2.0' });
     expect(stderr).toMatch(/serving MCP over stdio/);
+    child.stdin.end();
+  });
+
+  it('sends notifications/tasks over stdio to the 2026-07-28 subscription that named the task, and only to it', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'mcp-stdio-'));
+    const child = start(['--stdio'], { DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    const received: Array<Record<string, unknown>> = [];
+    createInterface({ input: child.stdout }).on('line', (line) => received.push(JSON.parse(line)));
+    const until = async (found: (message: Record<string, unknown>) => boolean) => {
+      for (let waited = 0; waited < PROCESS_WAIT_MS; waited += 20) {
+        const message = received.find(found);
+        if (message) return message;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error(`not heard on stdout: ${JSON.stringify(received)}`);
+    };
+    const send = (id: number, method: string, params: Record<string, unknown>) =>
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: modernMeta(TASKS_CAPABILITIES) } })}\n`,
+      );
+
+    send(1, 'server/discover', {});
+    await until((message) => message.id === 1);
+    send(2, 'tools/call', {
+      name: 'generate_report',
+      arguments: { topic: 'cities', steps: 3, delayMs: 100 },
+    });
+    const created = (await until((message) => message.id === 2)).result as {
+      taskId: string;
+      resultType: string;
+    };
+    expect(created.resultType).toBe('task');
+    send(3, 'subscriptions/listen', { notifications: { taskIds: [created.taskId] } });
+    send(4, 'subscriptions/listen', { notifications: { taskIds: ['AAAAAAAAAAAAAAAAAAAAAA'] } });
+    const ack = await until(
+      (message) =>
+        message.method === 'notifications/subscriptions/acknowledged' &&
+        JSON.stringify(message.params).includes(created.taskId),
+    );
+    expect(ack.params).toMatchObject({ notifications: { taskIds: [created.taskId] } });
+    const done = await until(
+      (message) =>
+        message.method === 'notifications/tasks' && JSON.stringify(message.params).includes('"completed"'),
+    );
+    expect(done.params).toMatchObject({
+      taskId: created.taskId,
+      status: 'completed',
+      result: { structuredContent: { topic: 'cities' } },
+      _meta: { 'io.modelcontextprotocol/subscriptionId': 3 },
+    });
+    // Every task notification went to subscription 3; none to 4, which named another task.
+    const subscriptions = received
+      .filter((message) => message.method === 'notifications/tasks')
+      .map(
+        (message) =>
+          (message.params as { _meta: Record<string, unknown> })._meta[
+            'io.modelcontextprotocol/subscriptionId'
+          ],
+      );
+    expect(new Set(subscriptions)).toEqual(new Set([3]));
     child.stdin.end();
   });
 

@@ -110,24 +110,28 @@ function tasksServer(sdk: Sdk) {
   return server;
 }
 
-/** A 2026-07-28 tools/call, as the SDK's per-request HTTP entry receives it. */
-function modernCall(name: string, clientCapabilities: Record<string, unknown>): Request {
+/** A 2026-07-28 request, as the SDK's per-request HTTP entry receives it. */
+function modernRequest(
+  method: string,
+  params: Record<string, unknown>,
+  clientCapabilities: Record<string, unknown>,
+  { id = 1 as string | number, name }: { id?: string | number; name?: string } = {},
+): Request {
   return new Request('http://127.0.0.1/mcp', {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
+      'mcp-method': method,
+      ...(name !== undefined && { 'mcp-name': name }),
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
+      id,
+      method,
       params: {
-        name,
-        arguments: {},
+        ...params,
         _meta: {
           'io.modelcontextprotocol/protocolVersion': MODERN,
           'io.modelcontextprotocol/clientInfo': { name: 'patch-check-client', version: '0.0.0' },
@@ -136,6 +140,11 @@ function modernCall(name: string, clientCapabilities: Record<string, unknown>): 
       },
     }),
   });
+}
+
+/** A 2026-07-28 tools/call of `name`, without arguments. */
+function modernCall(name: string, clientCapabilities: Record<string, unknown>): Request {
+  return modernRequest('tools/call', { name, arguments: {} }, clientCapabilities, { name });
 }
 
 interface Answer {
@@ -156,6 +165,84 @@ async function callModern(
   } finally {
     await handler.close();
   }
+}
+
+/** A 2026-07-28 `subscriptions/listen` request asking for `filter`. */
+function listenRequest(filter: Record<string, unknown>): Request {
+  return modernRequest(
+    'subscriptions/listen',
+    { notifications: filter },
+    { extensions: { [TASKS_EXTENSION]: {} } },
+    {
+      id: 'listen-1',
+    },
+  );
+}
+
+/** Reads SSE `data:` messages off a stream, one at a time. */
+function sseMessages(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  return {
+    async next(): Promise<
+      { method?: string; params?: Record<string, unknown>; result?: unknown } | undefined
+    > {
+      for (;;) {
+        const end = buffered.indexOf('\n\n');
+        if (end >= 0) {
+          const frame = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          const data = frame.split('\n').find((line) => line.startsWith('data: '));
+          if (data) return JSON.parse(data.slice(6));
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) return undefined;
+        buffered += decoder.decode(value, { stream: true });
+      }
+    },
+    cancel: () => reader.cancel(),
+  };
+}
+
+/** A task as `tasks/get` answers it, for the status events. */
+const TASK_STATUS = {
+  taskId: 'task-1',
+  status: 'working',
+  statusMessage: 'section 2 of 8',
+  createdAt: '2026-11-28T10:00:00.000Z',
+  lastUpdatedAt: '2026-11-28T10:00:01.000Z',
+  ttlMs: 3_600_000,
+  pollIntervalMs: 500,
+};
+
+/**
+ * Opens a listen stream on a handler whose server does (or does not) declare the Tasks extension;
+ * the acknowledgement, the stream, and the bus to publish on.
+ */
+async function openListen(sdk: Sdk, declaresTasks: boolean, filter: Record<string, unknown>) {
+  const bus = new sdk.InMemoryServerEventBus();
+  const handler = sdk.createMcpHandler(
+    () => {
+      const server = new sdk.McpServer({ name: 'patch-check', version: '0.0.0' });
+      server.registerTool('noop', { description: 'Nothing', inputSchema: z.object({}) }, async () => ({
+        content: [],
+      }));
+      if (declaresTasks) server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
+      return server;
+    },
+    { bus },
+  );
+  const response = await handler.fetch(listenRequest(filter));
+  if (!response.body) throw new Error(`listen answered ${response.status} without a stream`);
+  const messages = sseMessages(response.body);
+  const ack = await messages.next();
+  const close = async () => {
+    await messages.cancel();
+    await handler.close();
+  };
+  return { ack, messages, bus, close };
 }
 
 describe.each([
@@ -234,5 +321,38 @@ describe.each([
     expect(status).toBe(400);
     expect(body.error?.data).toEqual(REQUIRED_CAPABILITIES);
     expect(body.error?.message).toBe(`task_only needs the ${TASKS_EXTENSION} extension`);
+  });
+
+  it('acknowledges the taskIds of a subscriptions/listen filter and sends notifications/tasks for them only', async () => {
+    const listen = await openListen(sdk, true, { taskIds: ['task-1'] });
+    try {
+      // Unpatched, the filter's schema strips taskIds: the ack is empty and the stream ends at once.
+      expect(listen.ack?.method).toBe('notifications/subscriptions/acknowledged');
+      expect(listen.ack?.params?.notifications, notApplied('08-server-listen-task-ids')).toEqual({
+        taskIds: ['task-1'],
+      });
+      // Another task's status, which this stream did not ask for, is not sent; its own is.
+      listen.bus.publish({ kind: 'task_status', task: { ...TASK_STATUS, taskId: 'task-2' } });
+      listen.bus.publish({ kind: 'task_status', task: TASK_STATUS });
+      const note = await listen.messages.next();
+      expect(note?.method).toBe('notifications/tasks');
+      const { _meta, ...task } = note?.params ?? {};
+      expect(task).toEqual(TASK_STATUS);
+      expect(_meta).toEqual({ 'io.modelcontextprotocol/subscriptionId': 'listen-1' });
+    } finally {
+      await listen.close();
+    }
+  });
+
+  it('does not acknowledge taskIds when the server does not declare the Tasks extension', async () => {
+    const listen = await openListen(sdk, false, { taskIds: ['task-1'] });
+    try {
+      expect(listen.ack?.params?.notifications).toEqual({});
+      // Nothing honored: the stream closes with the listen request's (empty) result.
+      expect((await listen.messages.next())?.result).toMatchObject({ resultType: 'complete' });
+      expect(await listen.messages.next()).toBeUndefined();
+    } finally {
+      await listen.close();
+    }
   });
 });

@@ -2,9 +2,11 @@
  * MCP Tasks (SEP-2663) across three replicas on one Postgres behind HAProxy: any replica answers
  * `tasks/get` for a task another one made; HAProxy spreads `tasks/*` round-robin and a cancel sent
  * to another replica stops the run; and a `generate_report` task whose replica is killed (kill -9)
- * is finished by another replica within a minute, from its last recorded section. Prints the
+ * is finished by another replica within a minute, from its last recorded section. A listen stream
+ * on any replica hears the status of a task another one runs. Prints the
  * takeover time it measured.
  */
+import { openListenStream } from '@mcp-workshop/test-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportFigure } from './test-support/doc-figures.js';
 import { requestsPerReplica } from './test-support/expect.js';
@@ -157,6 +159,25 @@ describe.skipIf(!available)('MCP Tasks across replicas', () => {
     for (const each of topology.replicas) {
       const unknown = await requestModern(each.mcpUrl, 'tasks/get', { taskId: 'A'.repeat(22) }, WITH_TASKS);
       expect(unknown.kind === 'ok' && unknown.value.error?.code, each.name).toBe(-32602);
+    }
+  });
+
+  it("tells a listen stream on every replica of a task's status, wherever the task runs", async () => {
+    const created = await createTask(replica(0).mcpUrl, 'generate_report', QUICK);
+    // One stream per replica, on its own port, naming the task: the runner's changes reach all of
+    // them over Postgres LISTEN/NOTIFY, each read from the shared database by the replica that sends it.
+    const streams = await Promise.all(
+      topology.replicas.map((each) => openListenStream(each.mcpUrl, { taskIds: [created.taskId] })),
+    );
+    try {
+      for (const [index, stream] of streams.entries()) {
+        const name = topology.replicas[index]?.name;
+        expect(await stream.waitFor('"status":"completed"'), `${name} heard the completion`).toBe(true);
+        expect(stream.heard(), name).toContain('notifications/tasks');
+        expect(stream.heard(), name).toContain(`"taskId":"${created.taskId}"`);
+      }
+    } finally {
+      await Promise.all(streams.map((stream) => stream.close()));
     }
   });
 

@@ -18,6 +18,7 @@ import type { ScopePolicy } from '../auth/scopes.js';
 import { CLOCK_TOLERANCE_SECONDS } from '../auth/token-verifier.js';
 import { createLogger, type Logger } from '../logger.js';
 import { installTaskMethods } from '../tasks/methods.js';
+import { publishTaskStatus } from '../tasks/notify.js';
 import type { TaskRuntime } from '../tasks/runtime.js';
 import { ClientShares, shareUnder } from './client-shares.js';
 import { curlPathGuard } from './curl-path-guard.js';
@@ -151,6 +152,8 @@ export interface HostApp {
 
 export function createApp(options: AppOptions): HostApp {
   const logger = options.logger ?? createLogger('info', { service: options.info.name });
+  // The server's own change feed, and with Tasks, each task's status for the listen streams that name it.
+  const publishEvents = withTaskStatus(options.publishEvents, options.tasks, logger);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   let built = 0;
   // One indirection, so a reload changes what every path (sessions, pools, the curl path) builds.
@@ -202,7 +205,7 @@ export function createApp(options: AppOptions): HostApp {
     logger,
     sessions,
     maxBodyBytes: MAX_BODY_BYTES,
-    ...(options.publishEvents && { publishEvents: options.publishEvents }),
+    ...(publishEvents && { publishEvents }),
     streams,
     ...(options.reloadable && { reloadable: true }),
     ...(resourceServer && {
@@ -336,4 +339,21 @@ function trustProxySetting(value: string): number | string[] {
         .split(',')
         .map((item) => item.trim())
         .filter(Boolean);
+}
+
+/** `publishEvents` plus, when the host serves Tasks, their status notifications. */
+function withTaskStatus(
+  publishEvents: AppOptions['publishEvents'],
+  tasks: TaskRuntime | undefined,
+  logger: Logger,
+): AppOptions['publishEvents'] {
+  if (!tasks) return publishEvents;
+  return (bus) => {
+    const stopOwn = publishEvents?.(bus);
+    const stopTasks = publishTaskStatus(tasks, bus, logger);
+    return () => {
+      stopOwn?.();
+      stopTasks();
+    };
+  };
 }

@@ -20,6 +20,8 @@ export interface OwnerEventBus {
   publish(event: ServerEvent): void;
   /** An event about `owner`'s data (`ownerOf`): only to the streams that owner opened. */
   publishTo(owner: string, event: ServerEvent): void;
+  /** Whether `owner` has a stream open: an event that costs a read to build is only built then. */
+  listening(owner: string): boolean;
 }
 
 export class OwnerScopedEventBus implements ServerEventBus, OwnerEventBus {
@@ -59,6 +61,11 @@ export class OwnerScopedEventBus implements ServerEventBus, OwnerEventBus {
   /** An event about `owner`'s data: only to the listeners registered as `owner`. */
   publishTo(owner: string, event: ServerEvent): void {
     this.#deliver(event, (listenerOwner) => listenerOwner === owner);
+  }
+
+  listening(owner: string): boolean {
+    for (const listenerOwner of this.#listeners.values()) if (listenerOwner === owner) return true;
+    return false;
   }
 
   /** Live listeners, for tests and introspection. */

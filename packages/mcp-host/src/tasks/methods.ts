@@ -38,7 +38,8 @@ export type TaskSupport = 'optional' | 'required';
 export function installTaskMethods(server: McpServer, runtime: TaskRuntime): void {
   server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
   server.server.setRequestHandler('tasks/get', { params: getTaskParams }, async ({ taskId }, ctx) => {
-    return detailedTask(await ownRun(runtime.get(ownerFor(ctx, 'tasks/get'), taskId)));
+    const run = await ownRun(runtime.get(ownerFor(ctx, 'tasks/get'), taskId));
+    return { resultType: 'complete', ...detailedTask(run) };
   });
   server.server.setRequestHandler('tasks/update', { params: updateTaskParams }, async (params, ctx) => {
     const owner = ownerFor(ctx, 'tasks/update');

@@ -65,6 +65,12 @@ export interface TaskRuntimeOptions {
   sliceMs?: number;
   /** How long a run waits for its tool to be defined after a start or a reload before it fails. */
   defineWaitMs?: number;
+  /**
+   * Where the storage announces that a task changed (its id and owner), from this process or, with
+   * a shared database, from any replica; returns how to stop listening. Absent, nobody hears of
+   * changes and listen streams get no task status notifications.
+   */
+  changes?: (listener: (id: string, owner: string) => void) => () => void;
 }
 
 export interface NewTask {
@@ -91,6 +97,8 @@ export interface TaskRuntime {
   /** Records answers; a run with no question left is queued again. */
   answer(owner: string, id: string, responses: Record<string, unknown>): Promise<TaskRecord | undefined>;
   cancel(owner: string, id: string): Promise<TaskRecord | undefined>;
+  /** Hears of every change to a task, here or on another replica (`TaskRuntimeOptions.changes`). */
+  onChange(listener: (id: string, owner: string) => void): () => void;
   /** Starts working: resumes unfinished runs and deletes expired ones now and then. */
   start(): Promise<void>;
   /** Stops working; runs in progress stay `working` and resume on the next start (or another replica). */
@@ -326,6 +334,7 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
       if (run?.status === 'cancelled') running.get(id)?.abort(new Interrupt('stopped'));
       return run;
     },
+    onChange: (listener) => options.changes?.(listener) ?? (() => {}),
     async start() {
       await queue.start(attempt);
       const removeExpired = () =>

@@ -74,12 +74,12 @@ export function createTaskResult(run: TaskRecord) {
 }
 
 /**
- * What `tasks/get` (and a `notifications/tasks`) carries: the task, plus what its status calls for:
- * the questions still open, the exact tool result, or the JSON-RPC error.
+ * The task as `tasks/get` answers it (with `resultType: 'complete'` beside it) and as a
+ * `notifications/tasks` carries it: the task, plus what its status calls for: the questions still
+ * open, the exact tool result, or the JSON-RPC error.
  */
 export function detailedTask(run: TaskRecord) {
   return {
-    resultType: 'complete' as const,
     ...taskFields(run),
     ...(run.status === 'input_required' && run.inputRequests && { inputRequests: run.inputRequests }),
     ...(run.status === 'completed' && run.result && { result: run.result }),

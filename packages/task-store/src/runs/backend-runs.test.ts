@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type PostgresCluster, startPostgres, systemPrograms } from '@mcp-workshop/test-infra';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTaskBackend, type TaskBackend } from '../index.js';
 import { createSilentLogger } from '../test-support/silent-logger.js';
 import type { NewRun } from './types.js';
@@ -25,6 +25,8 @@ const NEW_RUN: NewRun = {
 /** Creates a run, runs it through a fresh queue, and shuts the backend down in the documented order. */
 async function runOnce(backend: TaskBackend): Promise<string[]> {
   const seen: string[] = [];
+  const changed: Array<[string, string]> = [];
+  backend.events.on('runChanged', (id, owner) => changed.push([id, owner]));
   const queue = backend.runQueue({ concurrency: 1 });
   const handled = new Promise<void>((resolve) => {
     void queue.start(async (id) => {
@@ -39,6 +41,9 @@ async function runOnce(backend: TaskBackend): Promise<string[]> {
   await handled;
   await queue.stop();
   expect(await backend.runs.get('sub:alice', run.id)).toMatchObject({ status: 'completed' });
+  // Its changes are announced for listen streams: at once with SQLite, over LISTEN with Postgres
+  // (where the creation and the completion may arrive as one notice).
+  await vi.waitFor(() => expect(changed).toContainEqual([run.id, 'sub:alice']), { timeout: 2_000 });
   // The task list lives beside the runs, in the same database.
   expect((await backend.tasks.add('sub:alice', 'after the report')).id).toBe(1);
   await backend.runs.close();

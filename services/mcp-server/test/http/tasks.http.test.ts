@@ -9,6 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { discoverIssuer } from '@mcp-workshop/mcp-host';
 import {
   EraClient,
+  type ListenStream,
+  openListenStream,
   postModern,
   readMessages,
   startTestIssuer,
@@ -52,6 +54,29 @@ async function untilStatus(url: string, taskId: string, done: (status: string) =
     if (Date.now() > deadline) throw new Error(`task ${taskId} stayed ${String(result?.status)}`);
     await sleep(25);
   }
+}
+
+/** The JSON-RPC messages a listen stream carried so far. */
+function messagesOf(
+  stream: ListenStream,
+): Array<{ method?: string; params?: Record<string, unknown>; error?: { code: number } }> {
+  const text = stream.heard();
+  // A refusal is one JSON answer (HTTP 200, as the SDK answers a bad listen request); a stream is SSE.
+  if (text.startsWith('{')) return [JSON.parse(text)];
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice(6)));
+}
+
+/** The task status notifications a listen stream carried so far, without their `_meta`. */
+function taskNotes(stream: ListenStream): Array<Record<string, unknown>> {
+  return messagesOf(stream)
+    .filter((message) => message.method === 'notifications/tasks')
+    .map(({ params }) => {
+      const { _meta, ...task } = params ?? {};
+      return task;
+    });
 }
 
 describe('generate_report as a task, sign-in off', () => {
@@ -155,6 +180,63 @@ describe('generate_report as a task, sign-in off', () => {
     expect(refused.error?.code).toBe(-32602);
   });
 
+  it('sends notifications/tasks on a listen stream that names the task, each as tasks/get answers it', async () => {
+    const { result } = await modern(server.mcpUrl, 'tools/call', {
+      name: 'generate_report',
+      arguments: { topic: 'cities', steps: 3, delayMs: 150 },
+    });
+    const taskId = String(result?.taskId);
+    const named = await openListenStream(server.mcpUrl, { taskIds: [taskId] });
+    const other = await openListenStream(server.mcpUrl, { taskIds: ['AAAAAAAAAAAAAAAAAAAAAA'] });
+    try {
+      expect(named.status).toBe(200);
+      expect(await named.waitFor('"status":"completed"')).toBe(true);
+      const [ack] = messagesOf(named);
+      expect(ack).toMatchObject({
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { taskIds: [taskId] } },
+      });
+      const notes = taskNotes(named);
+      // Working with each section's message, then completed, in that order.
+      expect(notes.map((note) => note.status)).toEqual([
+        ...notes.slice(0, -1).map(() => 'working'),
+        'completed',
+      ]);
+      expect(notes.some((note) => String(note.statusMessage).startsWith('Section '))).toBe(true);
+      const last = notes.at(-1) as Record<string, unknown>;
+      const {
+        resultType: _resultType,
+        _meta,
+        ...gotten
+      } = (await modern(server.mcpUrl, 'tasks/get', { taskId })).result as Record<string, unknown>;
+      expect(last).toEqual(gotten);
+      // A stream that named another task heard nothing of this one.
+      expect(taskNotes(other)).toEqual([]);
+    } finally {
+      await named.close();
+      await other.close();
+    }
+  });
+
+  it('refuses malformed taskIds in a listen filter with -32602, and takes many ids without harm', async () => {
+    for (const taskIds of ['one-id', [42], [null], { id: 'x' }]) {
+      const stream = await openListenStream(server.mcpUrl, { taskIds });
+      await stream.waitFor('-32602');
+      expect(messagesOf(stream)[0]?.error?.code, JSON.stringify(taskIds)).toBe(-32602);
+      await stream.close();
+    }
+    // Ids nobody has, hostile ones and 5,000 of them are acknowledged like any: none names a task of this caller.
+    const many = ["' OR 1=1 --", '../../etc/passwd', ...Array.from({ length: 5_000 }, (_, i) => `id-${i}`)];
+    const stream = await openListenStream(server.mcpUrl, { taskIds: many });
+    try {
+      expect(await stream.waitFor('acknowledged')).toBe(true);
+      expect(messagesOf(stream)[0]?.params).toMatchObject({ notifications: { taskIds: many } });
+      expect((await modern(server.mcpUrl, 'tools/call', REPORT)).result?.resultType).toBe('task');
+    } finally {
+      await stream.close();
+    }
+  });
+
   it('stops a cancelled report: it ends cancelled and makes no further progress', async () => {
     const slow = { name: 'generate_report', arguments: { topic: 'cities', steps: 20, delayMs: 200 } };
     const { result } = await modern(server.mcpUrl, 'tools/call', slow);
@@ -217,6 +299,36 @@ describe('tasks are bound to their owner, sign-in on', () => {
     // Mallory's cancel changed nothing: alice's task still works, and alice may cancel it.
     expect((await as(alice, 'tasks/get', { taskId })).result?.status).toBe('working');
     expect((await as(alice, 'tasks/cancel', { taskId })).result).toMatchObject({ resultType: 'complete' });
+  });
+
+  it("sends a task's status only to its owner's listen streams, never to another user's that names it", async () => {
+    const alice = await tokenFor('alice');
+    const mallory = await tokenFor('mallory');
+    const { result } = await as(alice, 'tools/call', {
+      name: 'generate_report',
+      arguments: { topic: 'cities', steps: 2, delayMs: 150 },
+    });
+    const taskId = String(result?.taskId);
+    const hers = await openListenStream(
+      server.mcpUrl,
+      { taskIds: [taskId] },
+      { authorization: `Bearer ${alice}` },
+    );
+    const his = await openListenStream(
+      server.mcpUrl,
+      { taskIds: [taskId] },
+      { authorization: `Bearer ${mallory}` },
+    );
+    try {
+      expect(await hers.waitFor('"status":"completed"')).toBe(true);
+      // His stream was acknowledged like any (an id tells nobody whose it is), and heard nothing.
+      expect(messagesOf(his)[0]).toMatchObject({ params: { notifications: { taskIds: [taskId] } } });
+      expect(taskNotes(his)).toEqual([]);
+      expect(taskNotes(hers).at(-1)).toMatchObject({ taskId, status: 'completed' });
+    } finally {
+      await hers.close();
+      await his.close();
+    }
   });
 
   it('keeps the scopes a task was created with: a "tasks" report without tasks:read is an isError result', async () => {
