@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { measureAgentOverhead, measurePnpmAsk } from './agent-overhead.js';
 import { measureColdStart } from './cold-start.js';
 import { measureDevLoop } from './dev-loop.js';
+import { measureLimiterCost } from './limiter-cost.js';
 import { measureHeapOverCalls, measureIdleSessions } from './memory.js';
 import { PLANS, SECTIONS } from './plan.js';
 import { type Goal, printReport } from './report.js';
@@ -43,6 +44,7 @@ async function main(): Promise<number> {
 
   const report = {
     throughput: only.has('throughput') ? await measureThroughput(plan) : undefined,
+    limits: only.has('limits') ? await measureLimiterCost(plan.limiterCalls) : undefined,
     sdkSeries: only.has('sdk-series') ? await measureSdkSeries(REPO_ROOT, plan) : undefined,
     coldStart: only.has('cold-start') ? await measureColdStart(plan.coldStarts) : undefined,
     sessions: only.has('memory') ? await measureIdleSessions(plan.idleSessions) : undefined,

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENT_WARM_UP } from './agent-overhead.js';
 import { COLD_START_CASES } from './cold-start.js';
+import { LIMITER_REPEATS } from './limiter-cost.js';
 import { IDLE_SESSION_TARGETS, OUR_MODES } from './memory.js';
 import type { Plan } from './plan.js';
 import { type Adapter, MIN_ADD_ROUND_SECONDS, storageAdapters } from './scale.js';
@@ -53,6 +54,8 @@ export const REFERENCE_RATES = {
   devLoopSaveSeconds: 0.6,
   /** One MCP task created and polled back-to-back until completed, SQLite on disk: 20 ms quiet, 150 busy. */
   taskSeconds: 0.05,
+  /** One limit middleware call in the limits section, its request and response objects made included. */
+  limiterCallSeconds: 0.000_02,
 };
 
 /**
@@ -102,7 +105,12 @@ export function plannedSeconds(plan: Plan, rates = REFERENCE_RATES): Record<stri
 
   return {
     build: rates.buildCheckSeconds,
-    throughput: TARGETS.length * (rates.spawnSeconds + timedRound),
+    // Each of our modes runs beside its copy with the rate limits off.
+    throughput:
+      (TARGETS.length + TARGETS.filter((t) => t.server === 'ours').length) *
+      (rates.spawnSeconds + timedRound),
+    // Three middlewares (none, ours, the library), a warm-up and each repeat.
+    limits: 3 * (LIMITER_REPEATS + 1) * plan.limiterCalls * rates.limiterCallSeconds,
     // One build of the SDK floor per step: as published, then each patch of the series stacked.
     sdkSeries: (readSeries(REPO_ROOT).length + 1) * (rates.sdkBuildSeconds + rates.spawnSeconds + timedRound),
     coldStart: COLD_START_CASES.length * plan.coldStarts * rates.spawnSeconds,

@@ -21,6 +21,8 @@ export interface Plan {
   devLoopSaves: number;
   /** MCP tasks timed per way of polling (back-to-back, and at the server's suggested interval). */
   tasks: number;
+  /** Calls of each limit middleware per run in the limits section. */
+  limiterCalls: number;
 }
 
 /** Full run: the figures the README quotes. Smoke: seconds per section, to prove it still runs. */
@@ -40,6 +42,7 @@ export const PLANS: Readonly<Record<'full' | 'smoke', Plan>> = {
     scaleListed: 50,
     devLoopSaves: 10,
     tasks: 30,
+    limiterCalls: 20_000,
   },
   smoke: {
     connections: 10,
@@ -55,11 +58,13 @@ export const PLANS: Readonly<Record<'full' | 'smoke', Plan>> = {
     scaleListed: 50,
     devLoopSaves: 2,
     tasks: 3,
+    limiterCalls: 500,
   },
 };
 
 export const SECTIONS = [
   'throughput',
+  'limits',
   'sdk-series',
   'cold-start',
   'memory',

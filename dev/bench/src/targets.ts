@@ -26,6 +26,24 @@ const require = createRequire(import.meta.url);
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PRELOAD = join(HERE, '..', 'preload');
 
+/**
+ * Our server's rate limits as the bench runs it: on, as they ship, but at the highest limit
+ * `env.ts` allows, which the load never reaches (the default 120 calls a minute would time 429s).
+ * A client of the bench sends at most a few thousand calls a second, for seconds: far under a million a minute.
+ */
+export const LIMITS_AS_SHIPPED = {
+  MCP_RATE_LIMIT_PER_MINUTE: '1000000',
+  MCP_HANDSHAKE_RATE_LIMIT_PER_MINUTE: '1000000',
+} as const;
+
+/** Both limits off: the rows that show what the limits cost. */
+export const LIMITS_OFF = {
+  MCP_RATE_LIMIT_PER_MINUTE: '0',
+  MCP_HANDSHAKE_RATE_LIMIT_PER_MINUTE: '0',
+} as const;
+/** The id of a target's copy with both limits off (`throughput.ts`). */
+export const LIMITS_OFF_SUFFIX = '-limits-off';
+
 export type ServerKind = 'raw' | 'sdk-v1' | 'sdk-v2' | 'everything' | 'ours';
 
 /** One `tools/call` the load generator replays: exact headers and body. */
@@ -168,6 +186,8 @@ export function spawnServer(
   port: number,
   env: Record<string, string> = {},
   scriptPath?: string,
+  /** More flags for Node, before the script (the profiler's `--cpu-prof`, say). */
+  nodeFlags: readonly string[] = [],
 ) {
   const dataDir = kind === 'ours' ? mkdtempSync(join(tmpdir(), 'mcp-bench-')) : undefined;
   const script: string[] = scriptPath
@@ -183,6 +203,7 @@ export function spawnServer(
     process.execPath,
     [
       '--expose-gc',
+      ...nodeFlags,
       '--import',
       join(PRELOAD, 'heap-probe.mjs'),
       '--import',
@@ -198,9 +219,8 @@ export function spawnServer(
         // Room for the idle-session measurement, which opens them all from one address.
         MCP_MAX_SESSIONS: '5000',
         MCP_MAX_SESSIONS_PER_CLIENT: '5000',
-        // The bench measures serving, not refusing: with the default 120 calls a minute it would time 429s.
-        MCP_RATE_LIMIT_PER_MINUTE: '0',
-        MCP_HANDSHAKE_RATE_LIMIT_PER_MINUTE: '0',
+        // As shipped, the limits on, at a limit the load never reaches (LIMITS_AS_SHIPPED).
+        ...LIMITS_AS_SHIPPED,
         ...(dataDir ? { DATA_DIR: dataDir } : {}),
         ...env,
       },
@@ -218,9 +238,9 @@ export function spawnServer(
   return { child, stderr: () => stderr, cleanup };
 }
 
-export async function startTarget(target: Target): Promise<RunningTarget> {
+export async function startTarget(target: Target, nodeFlags: readonly string[] = []): Promise<RunningTarget> {
   const port = await freePort();
-  const spawned = spawnServer(target.server, port, target.env, target.script);
+  const spawned = spawnServer(target.server, port, target.env, target.script, nodeFlags);
   const url = `http://127.0.0.1:${port}/mcp`;
   await waitReady(url, spawned.child, spawned.stderr, target.server);
   return {

@@ -29,6 +29,8 @@ export {
 export { MAX_JSON_DEPTH } from './http/json-depth.js';
 export type { OwnerEventBus } from './http/owner-bus.js';
 export { OwnerScopedEventBus } from './http/owner-bus.js';
+export type { RateLimitOptions, RateLimits } from './http/rate-limits.js';
+export { createRateLimits } from './http/rate-limits.js';
 export type { HttpHost, HttpHostOptions } from './http/start.js';
 export { startHttpHost } from './http/start.js';
 export type { InProcessConnection } from './in-process.js';

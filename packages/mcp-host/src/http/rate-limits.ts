@@ -1,7 +1,7 @@
 /**
  * @module http/rate-limits
- * Per-client rate limits, with express-rate-limit (the MCP specification says servers MUST
- * rate-limit tool invocations). Two buckets per client, so neither kind of traffic can starve
+ * Per-client rate limits (the MCP specification says servers MUST rate-limit tool invocations),
+ * counted in fixed one-minute windows by `window-counter.ts`. Two buckets per client, so neither kind of traffic can starve
  * the other:
  * - **calls**: `tools/call` on `/mcp` (either era; each call inside a 2025-03-26 batch counts) and
  *   `POST /tools/:name`, the curl path that runs the same tools;
@@ -15,13 +15,15 @@
  * from the same address is never counted and never refused.
  * Over any limit: 429, `Retry-After`, the draft-8 `RateLimit` headers, and a JSON error body.
  */
+import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { MemoryStore, type Options, rateLimit } from 'express-rate-limit';
 import { requestIdOf } from './json-rpc-errors.js';
 import { addressKeyOf, clientKeyOf, readingOf } from './request-reading.js';
+import { createWindowCounter, type WindowCounter, type WindowEntry } from './window-counter.js';
 
 /** Both limits are per minute; shorter windows make bursts pass and then stall. */
 const WINDOW_MS = 60_000;
+const WINDOW_SECONDS = WINDOW_MS / 1000;
 /** JSON-RPC's "server error" range: a limit is not a protocol mistake by the client. */
 const RATE_LIMITED = -32_000;
 
@@ -61,51 +63,79 @@ export interface FailureBudget {
   readonly perMinute: number;
 }
 
+/** A counted entry, with the client's partition key for the `RateLimit-Policy` header, made once per window. */
+interface LimitEntry extends WindowEntry {
+  partitionKey?: string;
+}
+
+/**
+ * The draft-8 `pk` parameter, as express-rate-limit writes it: the first 12 hex digits of the key's
+ * SHA-256, in base64. It names the client's bucket without showing its address or subject.
+ */
+function partitionKeyOf(key: string): string {
+  return Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64');
+}
+
+/**
+ * Counts each request against its client's window and sets the IETF draft-8 headers
+ * (`RateLimit`, `RateLimit-Policy`); past `limit`, answers 429 with `Retry-After` and a JSON error.
+ * The same headers and answers as express-rate-limit's `rateLimit({ standardHeaders: 'draft-8' })`,
+ * which this replaced on the hot path (ADR 012): one lookup, no promise, the key hashed once per window.
+ */
 function limiter(
   limit: number,
   what: string,
-  store: MemoryStore,
-  keyGenerator: (req: Request) => string = clientKeyOf,
+  counter: WindowCounter,
+  keyOf: (req: Request) => string = clientKeyOf,
 ): RequestHandler {
-  return rateLimit({
-    windowMs: WINDOW_MS,
-    limit,
-    store,
-    keyGenerator,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    handler: (req: Request, res: Response) => {
-      // express-rate-limit has set Retry-After already; the body says the same in words.
-      const retryAfter = Number(res.getHeader('retry-after')) || Math.ceil(WINDOW_MS / 1000);
-      const message = `Rate limit exceeded: at most ${limit} ${what} a minute per client. Retry in ${retryAfter} s.`;
-      const error = { code: RATE_LIMITED, message, data: { retryAfterSeconds: retryAfter } };
-      // JSON-RPC on /mcp; the curl path and /health answer errors as `{ error }`.
-      const onMcp = req.originalUrl.startsWith('/mcp');
-      res.status(429).json(onMcp ? { jsonrpc: '2.0', error, id: requestIdOf(req.body) } : { error });
-    },
-  });
+  const name = `"${limit}-in-1min"`;
+  const policy = `${name}; q=${limit}; w=${WINDOW_SECONDS}; pk=:`;
+  return (req, res, next) => {
+    const key = keyOf(req);
+    const now = Date.now();
+    const entry: LimitEntry = counter.hit(key, now);
+    entry.partitionKey ??= partitionKeyOf(key);
+    const resetSeconds = Math.max(0, Math.ceil((entry.resetAt - now) / 1000));
+    res.setHeader('RateLimit', `${name}; r=${Math.max(limit - entry.hits, 0)}; t=${resetSeconds}`);
+    res.setHeader('RateLimit-Policy', `${policy}${entry.partitionKey}:`);
+    if (entry.hits <= limit) {
+      next();
+      return;
+    }
+    res.setHeader('Retry-After', String(resetSeconds));
+    refuse(req, res, limit, what, resetSeconds);
+  };
+}
+
+/** The 429: JSON-RPC on /mcp; the curl path and /health answer errors as `{ error }`. */
+function refuse(req: Request, res: Response, limit: number, what: string, resetSeconds: number): void {
+  const retryAfter = resetSeconds || WINDOW_SECONDS;
+  const message = `Rate limit exceeded: at most ${limit} ${what} a minute per client. Retry in ${retryAfter} s.`;
+  const error = { code: RATE_LIMITED, message, data: { retryAfterSeconds: retryAfter } };
+  const onMcp = req.originalUrl.startsWith('/mcp');
+  res.status(429).json(onMcp ? { jsonrpc: '2.0', error, id: requestIdOf(req.body) } : { error });
 }
 
 const pass: RequestHandler = (_req, _res, next) => next();
 
 export function createRateLimits(options: RateLimitOptions): RateLimits {
-  const callStore = new MemoryStore();
-  const calls = options.callsPerMinute > 0 ? limiter(options.callsPerMinute, 'tool calls', callStore) : pass;
+  const callCounter = createWindowCounter(WINDOW_MS);
+  const calls =
+    options.callsPerMinute > 0 ? limiter(options.callsPerMinute, 'tool calls', callCounter) : pass;
   const handshakes =
     options.handshakesPerMinute > 0
-      ? limiter(options.handshakesPerMinute, 'requests', new MemoryStore())
+      ? limiter(options.handshakesPerMinute, 'requests', createWindowCounter(WINDOW_MS))
       : pass;
   return {
-    mcp: async (req, res, next) => {
+    mcp: (req, res, next) => {
       const reading = readingOf(req);
       const count = reading.toolCalls;
       if (count === 0) return handshakes(req, res, next);
-      // The limiter counts one hit per request; a batch's other calls are added to its store first.
-      if (options.callsPerMinute > 0) {
-        const key = reading.clientKey;
+      // The limiter counts one hit per request; a batch's other calls are counted first.
+      if (options.callsPerMinute > 0 && count > 1) {
         // Past the limit, more hits change nothing; the body limit already bounds a batch's size.
         const extras = Math.min(count, options.callsPerMinute + 1) - 1;
-        for (let extra = 0; extra < extras; extra++) await callStore.increment(key);
+        callCounter.hit(reading.clientKey, Date.now(), extras);
       }
       return calls(req, res, next);
     },
@@ -116,21 +146,19 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
 }
 
 /**
- * Counts failed sign-ins per address in express-rate-limit's own store (the same fixed window as
- * the other limits). Keyed by address: a request with a bad token has no one else to be.
+ * Counts failed sign-ins per address in the same fixed windows as the other limits. Keyed by
+ * address: a request with a bad token has no one else to be.
  */
 function failureBudget(perMinute: number): FailureBudget | undefined {
   if (perMinute <= 0) return undefined;
-  const store = new MemoryStore();
-  // The store reads only windowMs from the options a limiter would hand it.
-  store.init({ windowMs: WINDOW_MS } as Options);
+  const counter = createWindowCounter(WINDOW_MS);
   return {
     perMinute,
     async spend(req) {
-      const { totalHits, resetTime } = await store.increment(addressKeyOf(req));
-      if (totalHits <= perMinute) return undefined;
-      const resetAt = resetTime?.getTime() ?? Date.now() + WINDOW_MS;
-      return Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+      const now = Date.now();
+      const { hits, resetAt } = counter.hit(addressKeyOf(req), now);
+      if (hits <= perMinute) return undefined;
+      return Math.max(1, Math.ceil((resetAt - now) / 1000));
     },
   };
 }
