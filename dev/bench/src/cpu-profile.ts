@@ -118,3 +118,55 @@ export function sourceMapsFrom(
     return cache.get(file);
   };
 }
+
+/** Self and inclusive time per function of one place (`where`), largest inclusive first. */
+export function functionsOf(
+  profile: CpuProfile,
+  mapFor: (file: string) => SourceMapConsumer | undefined,
+  place: string,
+): Array<{ fn: string; selfShare: number; inclusiveShare: number }> {
+  const parentOf = new Map<number, number>();
+  const nameOf = new Map<number, string | undefined>();
+  for (const node of profile.nodes) {
+    for (const child of node.children ?? []) parentOf.set(child, node.id);
+    const where = frameWhere(node.callFrame, mapFor);
+    nameOf.set(node.id, where === place ? functionLabel(node.callFrame, mapFor) : undefined);
+  }
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  let total = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const leaf = profile.samples[i] as number;
+    const delta = profile.timeDeltas[i] ?? 0;
+    if (profile.nodes.find((node) => node.id === leaf)?.callFrame.functionName === '(idle)') continue;
+    total += delta;
+    const own = nameOf.get(leaf);
+    if (own) self.set(own, (self.get(own) ?? 0) + delta);
+    const seen = new Set<string>();
+    for (let id: number | undefined = leaf; id !== undefined; id = parentOf.get(id)) {
+      const name = nameOf.get(id);
+      if (name && !seen.has(name)) {
+        seen.add(name);
+        inclusive.set(name, (inclusive.get(name) ?? 0) + delta);
+      }
+    }
+  }
+  const all = total || 1;
+  return [...inclusive.entries()]
+    .map(([fn, us]) => ({ fn, selfShare: (self.get(fn) ?? 0) / all, inclusiveShare: us / all }))
+    .sort((a, b) => b.inclusiveShare - a.inclusiveShare);
+}
+
+function functionLabel(
+  frame: ProfileNode['callFrame'],
+  mapFor: (file: string) => SourceMapConsumer | undefined,
+): string {
+  const file = frame.url.startsWith('file://') ? fileURLToPath(frame.url) : frame.url;
+  const map = frame.url === '' ? undefined : mapFor(file);
+  if (map && frame.lineNumber >= 0 && frame.columnNumber >= 0) {
+    const original = map.originalPositionFor({ line: frame.lineNumber + 1, column: frame.columnNumber });
+    if (original.source)
+      return `${original.name ?? frame.functionName ?? '(anonymous)'} ${path.basename(original.source)}:${original.line}`;
+  }
+  return `${frame.functionName || '(anonymous)'} ${path.basename(file)}:${frame.lineNumber + 1}`;
+}

@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type CpuProfile, selfTimeByPackage, sourceMapsFrom } from './cpu-profile.js';
+import { type CpuProfile, functionsOf, selfTimeByPackage, sourceMapsFrom } from './cpu-profile.js';
 import { runLoad, verifyCall } from './load.js';
 import { LIMITS_OFF, startTarget, TARGETS, targetById } from './targets.js';
 
@@ -24,6 +24,7 @@ async function main(): Promise<number> {
       limits: { type: 'string', default: 'on' },
       seconds: { type: 'string', default: '8' },
       rows: { type: 'string', default: '14' },
+      detail: { type: 'string', multiple: true },
     },
     strict: true,
   });
@@ -57,7 +58,8 @@ async function main(): Promise<number> {
     const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
     if (!file) throw new Error('the target wrote no profile (did it exit cleanly?)');
     const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
-    const shares = selfTimeByPackage(profile, sourceMapsFrom(readIfThere));
+    const maps = sourceMapsFrom(readIfThere);
+    const shares = selfTimeByPackage(profile, maps);
     const totalMs = shares.reduce((sum, row) => sum + row.ms, 0);
     // The warm-up's calls are in the profile too; counting only the timed ones overstates µs per call a little.
     console.log(
@@ -68,6 +70,15 @@ async function main(): Promise<number> {
       console.log(
         `| ${row.where} | ${Math.round(row.ms)} | ${(row.share * 100).toFixed(1)}% | ${(row.inclusiveShare * 100).toFixed(1)}% |`,
       );
+    for (const place of values.detail ?? []) {
+      console.log(
+        `\n${place}, by function (inclusive first):\n| function | self | with its callees |\n|---|--:|--:|`,
+      );
+      for (const row of functionsOf(profile, maps, place).slice(0, Number(values.rows)))
+        console.log(
+          `| ${row.fn} | ${(row.selfShare * 100).toFixed(1)}% | ${(row.inclusiveShare * 100).toFixed(1)}% |`,
+        );
+    }
     return 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });

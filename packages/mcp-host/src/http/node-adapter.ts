@@ -55,6 +55,8 @@ export function nodeAdapter(handler: FetchHandler, options: AdapterOptions = {})
       for (const [name, value] of response.headers) headers[name] = value;
       if (response.body === null || !isEventStream(response)) {
         const body = response.body === null ? undefined : Buffer.from(await response.arrayBuffer());
+        // Its length, so Node sends it as one plain body rather than in chunked encoding.
+        if (body !== undefined) headers['content-length'] = String(body.length);
         res.writeHead(response.status, headers);
         completed = true;
         res.end(body);
