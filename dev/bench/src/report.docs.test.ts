@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PLANS } from './plan.js';
 import { printReport, type Report } from './report.js';
 import { TARGETS } from './targets.js';
+import { withLimitsOff } from './throughput.js';
 
 /**
  * Module 10 of doc/WORKSHOP.md quotes four tables of a full `pnpm bench` (a run of about 17
@@ -16,6 +17,8 @@ const WORKSHOP = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..',
 const MARKER = '<!-- checked-by: dev/bench/src/report.docs.test.ts -->';
 /** The quote's figures were printed rounded, so ratios recomputed from them differ in the last digit. */
 const RATIO_TOLERANCE = 0.01;
+/** Percentage points, for the shares and differences the limits section prints. */
+const PERCENT_TOLERANCE = 0.15;
 
 function quotedBench(): string[] {
   const lines = readFileSync(WORKSHOP, 'utf8').split('\n');
@@ -31,31 +34,69 @@ const cells = (row: string) =>
     .split('|')
     .slice(1, -1)
     .map((cell) => cell.trim());
-const tableRows = (quote: string[], heading: string) => {
+/**
+ * The rows of the `which`-th table (0: the first) after `heading`, without its header and rule. The
+ * quote has no blank lines, so two tables can touch: each starts at the line above its `| --- |` rule.
+ */
+const tableRows = (quote: string[], heading: string, which = 0) => {
   const start = quote.findIndex((line) => line.startsWith(heading));
   expect(start, `the quote has a "${heading}" section`).toBeGreaterThanOrEqual(0);
-  const rows: string[][] = [];
+  const section: string[] = [];
   for (const line of quote.slice(start + 1)) {
-    if (!line.startsWith('|')) break;
-    rows.push(cells(line));
+    if (line.startsWith('## ')) break;
+    section.push(line);
   }
-  return rows.slice(2); // header and rule
+  const isRule = (line: string) => line.startsWith('|') && cells(line).every((cell) => /^-+$/.test(cell));
+  const tables: string[][][] = [];
+  section.forEach((line, index) => {
+    if (isRule(line)) tables.push([]);
+    else if (line.startsWith('|') && !isRule(section[index + 1] ?? '')) tables.at(-1)?.push(cells(line));
+  });
+  return tables[which] ?? [];
 };
 
 /** The report built from the quoted figures alone. */
 function reportFromQuote(quote: string[]): Report {
   const label = (text: string) => {
-    const target = TARGETS.find((t) => t.label === text);
+    // A mode's copy with the limits off is named after it (throughput.ts, withLimitsOff).
+    const off = withLimitsOff({
+      id: '',
+      label: '',
+      server: 'ours',
+      prepare: async () => ({ url: '', headers: {}, body: '' }),
+    });
+    const base = text.endsWith(off.label) ? text.slice(0, -off.label.length) : text;
+    const target = TARGETS.find((t) => t.label === base);
     expect(target, `"${text}" is a target of the bench`).toBeDefined();
-    return target?.id ?? text;
+    return `${target?.id ?? text}${base === text ? '' : off.id}`;
   };
+  // The server's CPU per call is printed in the limits section's second table, per mode as shipped.
+  const cpuOf = new Map(
+    tableRows(quote, '## What the rate limits cost a call', 1).map(([name = '', cpu]) => [name, Number(cpu)]),
+  );
   const throughput = tableRows(quote, '## tools/call').map(([name = '', rps, , , , p99, , errors]) => ({
     id: label(name),
     label: name,
     requestsPerSecond: Number(rps),
     p99Ms: Number(p99),
     errors: Number(errors),
+    ...(cpuOf.has(name) && { cpuUsPerCall: cpuOf.get(name) }),
   }));
+  const [ours, library] = tableRows(quote, '## What the rate limits cost a call').map(([, micros]) =>
+    Number(micros),
+  );
+  const limits = [
+    {
+      id: 'ours' as const,
+      label: "this server's limits (window-counter.ts), as shipped",
+      microsPerCall: ours ?? 0,
+    },
+    {
+      id: 'express-rate-limit' as const,
+      label: 'express-rate-limit 8, draft-8 headers, memory store (what they replaced)',
+      microsPerCall: library ?? 0,
+    },
+  ];
   // The SDK series: each row is a build with one patch more than the row before (step 0: published).
   const sdkSeries = tableRows(quote, '## The bare SDK v2 floor').map(
     ([name = '', rps, , , p99, errors], step) => ({
@@ -76,6 +117,7 @@ function reportFromQuote(quote: string[]): Report {
   const [agentMs = 0, modelMs = 0, mcpMs = 0, overheadMs = 0, askMs] = agent;
   return {
     throughput,
+    limits,
     sdkSeries,
     coldStart,
     agent: { iterations: PLANS.full.agentIterations, agentMs, modelMs, mcpMs, overheadMs },
@@ -99,6 +141,10 @@ function sameRow(quoted: string[], real: string[]): boolean {
   return quoted.every((cell, index) => {
     const other = real[index] ?? '';
     if (cell === other) return true;
+    // A share recomputed from rounded figures moves in its last digit: a tenth of a point either way.
+    const percent = /^-?\d+(?:\.\d+)?%$/;
+    if (percent.test(cell) && percent.test(other))
+      return Math.abs(parseFloat(cell) - parseFloat(other)) <= PERCENT_TOLERANCE;
     const [a, b] = [Number(cell), Number(other)];
     if (cell === '' || Number.isNaN(a) || Number.isNaN(b)) return false;
     return Math.abs(a - b) <= RATIO_TOLERANCE * Math.max(Math.abs(a), Math.abs(b), 1);
