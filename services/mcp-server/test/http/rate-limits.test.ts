@@ -1,9 +1,10 @@
 /**
  * Rate limits over real HTTP: a burst of tool calls gets 429 with Retry-After, handshakes have
- * their own bucket, the curl path shares the calls' bucket, and a batch counts every call in it.
+ * their own bucket (MCP Tasks polls included), the curl path shares the calls' bucket, and a batch
+ * counts every call in it.
  */
 
-import { MCP_HEADERS, postModern, readMessages } from '@mcp-workshop/test-infra';
+import { MCP_HEADERS, postModern, readMessages, TASKS_CAPABILITIES } from '@mcp-workshop/test-infra';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/http.js';
 
@@ -50,6 +51,26 @@ describe('rate limits', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
     const body = await expectLimited(await calculate(server.mcpUrl, 6), 6);
     expect(body.jsonrpc).toBe('2.0');
+  });
+
+  it('counts MCP Tasks polls (tasks/get, tasks/cancel) in the handshake bucket: a flood of them is refused, calls go on', async () => {
+    server = await start(3, 4);
+    const tasks = (id: number, method: string, params: Record<string, unknown>) =>
+      postModern(server?.mcpUrl ?? '', method, params, { id, capabilities: TASKS_CAPABILITIES });
+    const created = await tasks(1, 'tools/call', {
+      name: 'generate_report',
+      arguments: { topic: 'cities', steps: 2, delayMs: 0 },
+    });
+    const [message] = await readMessages(created);
+    const taskId = String((message?.result as { taskId?: unknown } | undefined)?.taskId);
+    expect(taskId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    // Four polls are the handshake budget; the fifth, and a cancel after it, are refused with 429.
+    for (let id = 2; id <= 5; id++)
+      expect((await tasks(id, 'tasks/get', { taskId })).status, `poll ${id}`).toBe(200);
+    await expectLimited(await tasks(6, 'tasks/get', { taskId }), 6);
+    await expectLimited(await tasks(7, 'tasks/cancel', { taskId }), 7);
+    // The flood spent nothing of the calls' budget: two tool calls are still there.
+    for (let id = 8; id <= 9; id++) expect((await calculate(server.mcpUrl, id)).status).toBe(200);
   });
 
   it('keeps handshakes and lists in their own bucket, in both directions', async () => {
