@@ -40,7 +40,7 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
   /** Keyed by {@link taskKey}: ids are per owner, so an id alone would merge two owners' tasks. */
   const updates = new Map<string, { task: Task; owner: string }>();
   const listChanged = new Set<string>();
-  /** MCP tasks changed in this window, keyed by {@link runKey}. */
+  /** MCP tasks changed in this window, keyed by {@link taskKey} too (a forged notice may reuse a run id). */
   const runs = new Map<string, { id: string; owner: string }>();
   let droppedRuns = 0;
   /** Some change was not kept: every owner's list may have changed. */
@@ -84,7 +84,7 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
     if (notice.kind === 'missed') {
       everyone = true;
     } else if (notice.kind === 'runChanged') {
-      const key = runKey(notice.owner, notice.id);
+      const key = taskKey(notice.owner, notice.id);
       if (runs.has(key) || runs.size < MAX_PENDING_UPDATES)
         runs.set(key, { id: notice.id, owner: notice.owner });
       else droppedRuns += 1;
@@ -136,12 +136,10 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
   };
 }
 
-/** One task's key: JSON keeps any owner (a forged one may hold any character) apart from the id. */
-function taskKey(owner: string, id: number): string {
-  return JSON.stringify([owner, id]);
-}
-
-/** One MCP task's key, like {@link taskKey}: run ids are global, but a forged notice may reuse one. */
-function runKey(owner: string, id: string): string {
+/**
+ * One task's key (a listed task's numeric id, or an MCP task's run id) with its owner: JSON keeps
+ * any owner (a forged one may hold any character) apart from the id.
+ */
+function taskKey(owner: string, id: number | string): string {
   return JSON.stringify([owner, id]);
 }
