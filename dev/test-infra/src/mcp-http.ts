@@ -219,6 +219,8 @@ export interface ListenStream {
   status: number;
   /** Everything the stream carried so far, as raw SSE text. */
   heard(): string;
+  /** The JSON-RPC messages so far: the SSE stream's, or the one JSON answer of a refused request. */
+  messages(): JsonRpcMessage[];
   /** Whether `needle` arrives within {@link LISTEN_WAIT_MS} (bounded, in 20 ms steps). */
   waitFor(needle: string): Promise<boolean>;
   close(): Promise<void>;
@@ -255,6 +257,7 @@ export async function openListenStream(
   return {
     status: response.status,
     heard: () => text,
+    messages: () => parseMcpBody(response.headers.get('content-type'), text) as JsonRpcMessage[],
     async waitFor(needle) {
       for (let waited = 0; waited < LISTEN_WAIT_MS && !text.includes(needle); waited += 20)
         await new Promise((resolve) => setTimeout(resolve, 20));

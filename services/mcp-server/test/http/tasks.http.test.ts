@@ -56,22 +56,10 @@ async function untilStatus(url: string, taskId: string, done: (status: string) =
   }
 }
 
-/** The JSON-RPC messages a listen stream carried so far. */
-function messagesOf(
-  stream: ListenStream,
-): Array<{ method?: string; params?: Record<string, unknown>; error?: { code: number } }> {
-  const text = stream.heard();
-  // A refusal is one JSON answer (HTTP 200, as the SDK answers a bad listen request); a stream is SSE.
-  if (text.startsWith('{')) return [JSON.parse(text)];
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith('data: '))
-    .map((line) => JSON.parse(line.slice(6)));
-}
-
 /** The task status notifications a listen stream carried so far, without their `_meta`. */
 function taskNotes(stream: ListenStream): Array<Record<string, unknown>> {
-  return messagesOf(stream)
+  return stream
+    .messages()
     .filter((message) => message.method === 'notifications/tasks')
     .map(({ params }) => {
       const { _meta, ...task } = params ?? {};
@@ -191,7 +179,7 @@ describe('generate_report as a task, sign-in off', () => {
     try {
       expect(named.status).toBe(200);
       expect(await named.waitFor('"status":"completed"')).toBe(true);
-      const [ack] = messagesOf(named);
+      const [ack] = named.messages();
       expect(ack).toMatchObject({
         method: 'notifications/subscriptions/acknowledged',
         params: { notifications: { taskIds: [taskId] } },
@@ -222,7 +210,7 @@ describe('generate_report as a task, sign-in off', () => {
     for (const taskIds of ['one-id', [42], [null], { id: 'x' }]) {
       const stream = await openListenStream(server.mcpUrl, { taskIds });
       await stream.waitFor('-32602');
-      expect(messagesOf(stream)[0]?.error?.code, JSON.stringify(taskIds)).toBe(-32602);
+      expect(stream.messages()[0]?.error?.code, JSON.stringify(taskIds)).toBe(-32602);
       await stream.close();
     }
     // Ids nobody has, hostile ones and 5,000 of them are acknowledged like any: none names a task of this caller.
@@ -230,7 +218,7 @@ describe('generate_report as a task, sign-in off', () => {
     const stream = await openListenStream(server.mcpUrl, { taskIds: many });
     try {
       expect(await stream.waitFor('acknowledged')).toBe(true);
-      expect(messagesOf(stream)[0]?.params).toMatchObject({ notifications: { taskIds: many } });
+      expect(stream.messages()[0]?.params).toMatchObject({ notifications: { taskIds: many } });
       expect((await modern(server.mcpUrl, 'tools/call', REPORT)).result?.resultType).toBe('task');
     } finally {
       await stream.close();
@@ -322,7 +310,7 @@ describe('tasks are bound to their owner, sign-in on', () => {
     try {
       expect(await hers.waitFor('"status":"completed"')).toBe(true);
       // His stream was acknowledged like any (an id tells nobody whose it is), and heard nothing.
-      expect(messagesOf(his)[0]).toMatchObject({ params: { notifications: { taskIds: [taskId] } } });
+      expect(his.messages()[0]).toMatchObject({ params: { notifications: { taskIds: [taskId] } } });
       expect(taskNotes(his)).toEqual([]);
       expect(taskNotes(hers).at(-1)).toMatchObject({ taskId, status: 'completed' });
     } finally {
