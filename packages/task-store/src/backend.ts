@@ -74,6 +74,12 @@ export interface TaskBackend {
    * pg-boss with Postgres (replicas take over each other's runs), loaded on its `start`.
    */
   runQueue(options?: RunQueueOptions): RunQueue;
+  /**
+   * Calls `listener` with each changed run's id and owner (`runChanged` on `events`), from this
+   * process or, with Postgres, any replica; returns how to stop. The shape of the host's
+   * `TaskRuntimeOptions.changes`.
+   */
+  watchRuns(listener: (id: string, owner: string) => void): () => void;
 }
 
 export const NOT_READY_MESSAGE =
@@ -116,6 +122,10 @@ export function openTaskBackend(options: TaskBackendOptions): TaskBackend {
     events,
     runs,
     runQueue,
+    watchRuns(listener) {
+      events.on('runChanged', listener);
+      return () => events.off('runChanged', listener);
+    },
     async open() {
       try {
         await opener.store.open();

@@ -98,10 +98,7 @@ export function buildDeps(config: DepsConfig): ServerDeps {
     queue: backend.runQueue(),
     logger,
     // Each task's changes, from this process or (with Postgres) any replica: listen streams hear them.
-    changes: (listener) => {
-      backend.events.on('runChanged', listener);
-      return () => backend.events.off('runChanged', listener);
-    },
+    changes: backend.watchRuns,
   });
   return {
     weather,

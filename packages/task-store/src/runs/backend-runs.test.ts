@@ -26,7 +26,7 @@ const NEW_RUN: NewRun = {
 async function runOnce(backend: TaskBackend): Promise<string[]> {
   const seen: string[] = [];
   const changed: Array<[string, string]> = [];
-  backend.events.on('runChanged', (id, owner) => changed.push([id, owner]));
+  const stopWatching = backend.watchRuns((id, owner) => changed.push([id, owner]));
   const queue = backend.runQueue({ concurrency: 1 });
   const handled = new Promise<void>((resolve) => {
     void queue.start(async (id) => {
@@ -44,6 +44,7 @@ async function runOnce(backend: TaskBackend): Promise<string[]> {
   // Its changes are announced for listen streams: at once with SQLite, over LISTEN with Postgres
   // (where the creation and the completion may arrive as one notice).
   await vi.waitFor(() => expect(changed).toContainEqual([run.id, 'sub:alice']), { timeout: 2_000 });
+  stopWatching();
   // The task list lives beside the runs, in the same database.
   expect((await backend.tasks.add('sub:alice', 'after the report')).id).toBe(1);
   await backend.runs.close();
