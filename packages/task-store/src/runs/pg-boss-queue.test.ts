@@ -1,7 +1,8 @@
 /**
  * The pg-boss run queue on a throwaway PostgreSQL cluster, with two or three queues on one database
  * standing for replicas: each run's turn runs once, turns end at the slice and carry on, start sends
- * a job for a run that lost its own, a clean stop hands runs over at once, a failing handler is
+ * a job for a run that lost its own (and an enqueue that raced the start sends no second one), a
+ * clean stop hands runs over at once, a failing handler is
  * retried then its run marked failed, and a replica killed with SIGKILL mid-turn has its run taken
  * over within the expiry bound. Timings are shortened so every test ends in seconds; set
  * RUN_QUEUE_REAL_TIMING=1 to run the takeover with the production timing (under a minute) and print
@@ -16,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { type PostgresCluster, startPostgres, systemPrograms } from '@mcp-workshop/test-infra';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTaskPool } from '../postgres-pool.js';
 import { createSilentLogger } from '../test-support/silent-logger.js';
 import { transpileForChild } from '../test-support/transpile-for-child.js';
@@ -169,6 +170,34 @@ describe.skipIf(!available.ok)('createPgBossRunQueue', () => {
     await until(() => calls.length === 2);
     await sleep(500);
     expect(calls.map((call) => call.id).sort()).toEqual([lost.id, asking.id].sort());
+  }, 20_000);
+
+  it('sends one job for a run stored while the queue starts and enqueued before the start ends', async () => {
+    // The start finds the run unfinished and sends its job; the enqueue that waited for the start
+    // used to send a second, which a poll could fetch while the first ran: two turns at once.
+    // Every job pg-boss inserts goes through the pool's query; an insert dropped as a duplicate
+    // still shows here, so the count does not depend on how the race fell.
+    const queries = vi.spyOn(pg.Pool.prototype, 'query');
+    try {
+      const run = await store.create(NEW_RUN);
+      const { calls, handler } = recorder(async () => 'done');
+      const started = queues.length;
+      const starting = queue().start(handler);
+      await queues[started]?.enqueue(run.id);
+      await starting;
+      await until(() => calls.length === 1);
+      await sleep(500);
+      const inserts = queries.mock.calls.filter(
+        ([text, values]) =>
+          typeof text === 'string' &&
+          /INSERT INTO \S*job/i.test(text) &&
+          JSON.stringify(values ?? []).includes(run.id),
+      );
+      expect(inserts).toHaveLength(1);
+      expect(calls.map((call) => call.id)).toEqual([run.id]);
+    } finally {
+      queries.mockRestore();
+    }
   }, 20_000);
 
   it('hands a run over at once on a clean stop: another replica takes it at its next poll', async () => {

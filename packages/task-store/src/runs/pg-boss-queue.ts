@@ -13,7 +13,8 @@
  * and sending its job) is found by `start`, which sends a job for every unfinished run that has none.
  *
  * A run can still see two turns at once in one case: `enqueue` while it has an active job (or a
- * handler that ignores its signal past the expiry). The store makes that harmless, not free: a
+ * handler that ignores its signal past the expiry). An `enqueue` that came while the queue was
+ * starting, for a run the start found and queued, sends nothing: that race gave a new run two turns. The store makes that harmless, not free: a
  * step's first value wins, and a terminal status never changes. Test: `pg-boss-queue.test.ts`.
  */
 
@@ -96,6 +97,12 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
   let connection: { boss: PgBoss; pool: pg.Pool } | undefined;
   let loop: Promise<void> | undefined;
   const turns = new Map<string, Turn>();
+  /**
+   * The unfinished runs `start` found, each of which had a job or was sent one. An `enqueue` that
+   * waited for the start sends none for these: a second job could be fetched while the first runs,
+   * and the run would get two turns at once.
+   */
+  const queuedAtStart = new Set<string>();
   // Set by whatever makes a fetch worth doing now (a send, a turn that ended), so the poll skips its nap.
   let poked = false;
   let endNap: (() => void) | undefined;
@@ -226,7 +233,10 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
       // Runs whose job was lost (stored, then the process died before sending it) get one now.
       const unfinished = await store.unfinished();
       const queued = await runsWithJobs(pool, schema, unfinished);
-      for (const runId of unfinished) if (!queued.has(runId)) await send(runId);
+      for (const runId of unfinished) {
+        if (!queued.has(runId)) await send(runId);
+        queuedAtStart.add(runId);
+      }
     } catch (error) {
       connection = undefined;
       await boss.stop({ graceful: false, close: false }).catch(() => undefined);
@@ -239,7 +249,11 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
 
   return {
     async enqueue(id) {
-      if (state === 'starting') await starting?.catch(() => undefined);
+      if (state === 'starting') {
+        await starting?.catch(() => undefined);
+        // Stored before the start looked: the start has already given this run its job.
+        if (queuedAtStart.has(id)) return;
+      }
       // Before start, after stop, or with a failed start: the run is stored, and a start sends its job.
       if (state !== 'started') return;
       await send(id);
