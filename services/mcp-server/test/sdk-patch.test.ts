@@ -3,7 +3,7 @@
  * pnpm-workspace.yaml). The patch edits the SDK's hashed dist chunks (`dist/src-<hash>.mjs`,
  * `dist/mcp-<hash>.mjs` and their `.cjs` twins), so an SDK upgrade that drops or renames them loses
  * the fix; these tests then fail and say how to carry it over (patches/README.md). Series patches
- * 01, 02, 06 and 07 are checked here, 05 in sdk-patch-close.test.ts.
+ * 01, 02, 06, 07, 08, 09 and 12 are checked here, 05 in sdk-patch-close.test.ts.
  */
 import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/client';
@@ -245,6 +245,76 @@ async function openListen(sdk: Sdk, declaresTasks: boolean, filter: Record<strin
   return { ack, messages, bus, close };
 }
 
+/** A 2025-11-25 `tools/call` without a session, as the stateless fallback serves it. */
+function legacyCall(name: string): Request {
+  return new Request('http://127.0.0.1/mcp', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } }),
+  });
+}
+
+/** How long a check waits for an abort to reach a tool before saying it never did. */
+const ABORT_WAIT_MS = 2_000;
+
+/**
+ * Serves a `wait` tool, which runs until its call is cancelled, through `createMcpHandler`, with
+ * the Request built without a signal and the exchange's signal handed in as `options.signal`
+ * (series patch 09); aborts that signal once the tool runs. Resolves to whether the tool heard it.
+ */
+async function toolHearsHandedSignal(sdk: Sdk, request: Request): Promise<boolean> {
+  let markStarted = () => {};
+  const started = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+  let markHeard = () => {};
+  const heard = new Promise<boolean>((resolve) => {
+    markHeard = () => resolve(true);
+  });
+  const handler = sdk.createMcpHandler(
+    () => {
+      const server = new sdk.McpServer({ name: 'patch-check', version: '0.0.0' });
+      server.registerTool(
+        'wait',
+        { description: 'Waits to be cancelled', inputSchema: z.object({}) },
+        (_args, ctx) => {
+          markStarted();
+          return new Promise((resolve) => {
+            ctx.mcpReq.signal.addEventListener('abort', () => {
+              markHeard();
+              resolve({ content: [] });
+            });
+          });
+        },
+      );
+      return server;
+    },
+    { legacy: 'stateless' },
+  );
+  const exchange = new AbortController();
+  const answer = handler.fetch(request, { signal: exchange.signal } as esmSdk.McpHandlerRequestOptions);
+  try {
+    await started;
+    exchange.abort();
+    return await Promise.race([
+      heard,
+      new Promise<boolean>((resolve) => setTimeout(resolve, ABORT_WAIT_MS, false)),
+    ]);
+  } finally {
+    // Unpatched, the legacy exchange is still streaming: cancelling its body ends it.
+    const response = await Promise.race([
+      answer,
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50)),
+    ]);
+    await response?.body?.cancel().catch(() => undefined);
+    await handler.close();
+  }
+}
+
 describe.each([
   ['ESM build', esmSdk],
   ['CommonJS build', cjsSdk],
@@ -342,6 +412,84 @@ describe.each([
     } finally {
       await listen.close();
     }
+  });
+
+  it("cancels a 2026-07-28 call when the exchange's signal, handed in apart from the Request, aborts", async () => {
+    // Unpatched, the handler follows only request.signal, which a Request built without one never fires.
+    expect(
+      await toolHearsHandedSignal(sdk, modernCall('wait', {})),
+      notApplied('09-server-exchange-signal'),
+    ).toBe(true);
+  });
+
+  it("tears down a stateless 2025 call when the exchange's signal, handed in apart from the Request, aborts", async () => {
+    expect(
+      await toolHearsHandedSignal(sdk, legacyCall('wait')),
+      notApplied('09-server-exchange-signal'),
+    ).toBe(true);
+  });
+
+  it("ends a listen stream when the exchange's signal, handed in apart from the Request, aborts", async () => {
+    // A server with a tool honours toolsListChanged, so its stream stays open until something ends it.
+    const handler = sdk.createMcpHandler(() => tasksServer(sdk));
+    const exchange = new AbortController();
+    const response = await handler.fetch(listenRequest({ toolsListChanged: true }), {
+      signal: exchange.signal,
+    } as esmSdk.McpHandlerRequestOptions);
+    try {
+      if (!response.body) throw new Error(`listen answered ${response.status} without a stream`);
+      const messages = sseMessages(response.body);
+      const ack = await messages.next();
+      expect(ack?.params?.notifications).toEqual({ toolsListChanged: true });
+      exchange.abort();
+      const end = await Promise.race([
+        messages.next().then(() => 'ended'),
+        new Promise<string>((resolve) => setTimeout(resolve, ABORT_WAIT_MS, 'still open')),
+      ]);
+      expect(end, notApplied('09-server-exchange-signal')).toBe('ended');
+    } finally {
+      await response.body?.cancel().catch(() => undefined);
+      await handler.close();
+    }
+  });
+
+  it('settles a JSON answer without a body and keeps its text, with jsonText: true (2026-07-28)', async () => {
+    const jsonTextOf = (
+      sdk.PerRequestHTTPServerTransport as { jsonTextOf?: (response: Response) => string | undefined }
+    ).jsonTextOf;
+    expect(typeof jsonTextOf, notApplied('12-server-json-answer-text')).toBe('function');
+    const answers: Record<string, { status: number; body: unknown; text: string | undefined }> = {};
+    for (const jsonText of [true, false]) {
+      const handler = sdk.createMcpHandler(() => tasksServer(sdk), {
+        jsonText,
+      } as esmSdk.CreateMcpHandlerOptions);
+      try {
+        for (const [name, request] of [
+          ['result', modernCall('start_plain', { extensions: { [TASKS_EXTENSION]: {} } })],
+          // A -32021 from a handler is answered on the HTTP ladder (400), through the same path.
+          ['error', modernCall('task_only', {})],
+        ] as const) {
+          const response = await handler.fetch(request);
+          answers[`${name} ${jsonText}`] = {
+            status: response.status,
+            body: response.body === null ? null : await response.json(),
+            text: jsonTextOf?.(response),
+          };
+        }
+      } finally {
+        await handler.close();
+      }
+    }
+    for (const name of ['result', 'error']) {
+      const kept = answers[`${name} true`];
+      const streamed = answers[`${name} false`];
+      // The same answer either way: once as a body, once as the kept text.
+      expect(kept?.body).toBeNull();
+      expect(streamed?.text).toBeUndefined();
+      expect(JSON.parse(kept?.text ?? 'null')).toEqual(streamed?.body);
+      expect(kept?.status).toBe(streamed?.status);
+    }
+    expect(answers['error true']?.status).toBe(400);
   });
 
   it('does not acknowledge taskIds when the server does not declare the Tasks extension', async () => {

@@ -20,6 +20,8 @@ function buildServer(): McpServer {
   return server;
 }
 
-const handler = createMcpHandler(() => buildServer());
+// `jsonText` (series patch 12), as this repository's server asks for it too, so that the floor after
+// patches 11 and 12 shows what they buy; an SDK before patch 12 ignores an option it does not know.
+const handler = createMcpHandler(() => buildServer(), { jsonText: true });
 const listening = createServer(toNodeHandler(handler)).listen(Number(process.env.PORT), '127.0.0.1');
 process.once('SIGTERM', () => listening.close(() => process.exit(0)));

@@ -1,7 +1,8 @@
 /**
  * The adapter between express and the SDK's fetch-shaped handler: a JSON answer goes out whole with
  * its `Content-Length` (no chunked encoding), an SSE answer streams, and a handler that throws gets
- * a JSON-RPC internal error; over real `node:http`.
+ * a JSON-RPC internal error, and the client's going away reaches the handler as `options.signal`;
+ * over real `node:http`.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -62,5 +63,33 @@ describe('nodeAdapter', () => {
     expect(status).toBe(500);
     expect(JSON.parse(body)).toMatchObject({ error: { code: -32603, message: 'Internal server error' } });
     expect(body).not.toContain('secret');
+  });
+
+  it("hands the client's going away to the handler as options.signal; the Request follows no signal", async () => {
+    let handed: { request: Request; signal: AbortSignal } | undefined;
+    let arrived = () => {};
+    const inside = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const serve = nodeAdapter(
+      (request, options) => {
+        handed = { request, signal: options.signal };
+        arrived();
+        return new Promise<Response>(() => undefined);
+      },
+      { onerror: () => {} },
+    );
+    server = createServer((req, res) => void serve(req, res, {}));
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/mcp' });
+    req.on('error', () => undefined);
+    req.end('{}');
+    await inside;
+    expect(handed?.signal.aborted).toBe(false);
+    const aborted = new Promise<void>((resolve) => handed?.signal.addEventListener('abort', () => resolve()));
+    req.destroy();
+    await aborted;
+    expect(handed?.request.signal.aborted).toBe(false);
   });
 });

@@ -1,10 +1,14 @@
 /**
- * The two patches to the SDK's node adapter (`toNodeHandler`, @modelcontextprotocol/node):
+ * The patches to the SDK's node adapter (`toNodeHandler`, @modelcontextprotocol/node):
  * - patches/series/03-node-parse-body-once.patch: the JSON body the adapter reads is parsed once
  *   and handed to the handler as `parsedBody`, so `createMcpHandler` neither clones the `Request`
  *   (a body tee) nor reads it a second time;
  * - patches/series/04-node-write-json-once.patch: a JSON answer goes out whole, with a
- *   Content-Length, in one `res.end()`; an event stream is still streamed.
+ *   Content-Length, in one `res.end()`; an event stream is still streamed;
+ * - patches/series/10-node-exchange-signal.patch: the `Request` is built without a signal, and the
+ *   client's going away reaches the handler as `options.signal` (server patch 09 follows it);
+ * - patches/series/11-node-json-answer-text.patch: the text of a JSON answer settled without a body
+ *   (server patch 12, `jsonText: true`) is written as it is.
  * This package serves through its own adapter (node-adapter.ts); these tests pin the SDK's, which
  * the bench's SDK floor and anyone following the SDK's docs use. Run against the adapter as
  * published, the ones marked with NOT_APPLIED fail.
@@ -244,5 +248,106 @@ describe('the patched node adapter: a JSON answer is written once (04)', () => {
       (error: Error) => `failed: ${error.message}`,
     );
     expect(outcome, NOT_APPLIED).toMatch(/^failed: /);
+  });
+});
+
+/** Sends `body` and drops the connection once `ready` resolves, as a client that went away. */
+function sendThenLeave(url: string, body: string, headers: Record<string, string>, ready: Promise<void>) {
+  const req = httpRequest(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+  req.on('error', () => undefined);
+  req.end(body);
+  void ready.then(() => req.destroy());
+}
+
+/** Resolves true once `signal` aborts, or false after a bound: a check that never hangs. */
+function abortsWithin(signal: AbortSignal | undefined, ms: number): Promise<boolean> {
+  if (!signal) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms, false);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+describe("the patched node adapter: the client's going away is handed in as a signal (10)", () => {
+  it('builds the Request without a signal and aborts options.signal when the client leaves', async () => {
+    let arrived = () => {};
+    const inside = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    let handed: { request: Request; signal: AbortSignal | undefined } | undefined;
+    const url = await serve({
+      fetch: (request: Request, options?: { signal?: AbortSignal }) => {
+        handed = { request, signal: options?.signal };
+        arrived();
+        // Never answers: only the client's leaving ends this exchange.
+        return new Promise<Response>(() => undefined);
+      },
+    });
+    sendThenLeave(url, '{"jsonrpc":"2.0","id":1,"method":"ping"}', {}, inside);
+    await inside;
+    expect(await abortsWithin(handed?.signal, 2_000), NOT_APPLIED).toBe(true);
+    // The Request follows nothing: undici's signal plumbing is not paid for.
+    expect(handed?.request.signal.aborted).toBe(false);
+  });
+
+  it('cancels a 2026-07-28 tool call through createMcpHandler when its client leaves', async () => {
+    let started = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let toolSignal: AbortSignal | undefined;
+    const url = await serve(
+      createMcpHandler(() => {
+        const mcp = addServer();
+        mcp.registerTool(
+          'wait',
+          { description: 'Waits to be cancelled', inputSchema: z.object({}) },
+          (_args, ctx) => {
+            toolSignal = ctx.mcpReq.signal;
+            started();
+            return new Promise((resolve) => {
+              ctx.mcpReq.signal.addEventListener('abort', () => resolve({ content: [] }));
+            });
+          },
+        );
+        return mcp;
+      }),
+    );
+    const call = JSON.parse(CALL) as { params: { name: string; arguments: unknown } };
+    call.params.name = 'wait';
+    call.params.arguments = {};
+    sendThenLeave(url, JSON.stringify(call), { ...CALL_HEADERS, 'mcp-name': 'wait' }, running);
+    await running;
+    expect(await abortsWithin(toolSignal, 2_000)).toBe(true);
+  });
+});
+
+describe('the patched node adapter: a JSON answer kept as text is written as it is (11)', () => {
+  it('writes the text of an answer settled without a body, with its Content-Length', async () => {
+    const url = await serve(createMcpHandler(() => addServer(), { jsonText: true }));
+    const answer = await exchange(url, 'POST', CALL, CALL_HEADERS);
+    expect(answer.status).toBe(200);
+    // Unpatched, the adapter sees a Response without a body and sends an empty one.
+    expect(answer.body, NOT_APPLIED).not.toBe('');
+    expect(JSON.parse(answer.body).result.content[0].text).toBe('5');
+    expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(answer.body)));
+    expect(answer.headers['content-type']).toBe('application/json');
+  });
+
+  it("answers a tool's isError result kept as text, with its status and body", async () => {
+    const url = await serve(createMcpHandler(() => addServer(), { jsonText: true }));
+    const call = JSON.parse(CALL) as { params: { arguments: unknown } };
+    call.params.arguments = { a: 'two', b: 3 };
+    const answer = await exchange(url, 'POST', JSON.stringify(call), CALL_HEADERS);
+    const body = JSON.parse(answer.body || 'null') as { result?: { isError?: boolean }; error?: unknown };
+    // Bad arguments are the tool's own isError result (200), answered through the same path.
+    expect(answer.status).toBe(200);
+    expect(body?.result?.isError).toBe(true);
   });
 });
