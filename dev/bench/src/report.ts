@@ -38,7 +38,7 @@ export interface Goal {
 
 /**
  * "Flat": from the second sample to the last, the heap grows by
- * at most this. The first chunk (a tenth of the run in a full bench) is warm-up: the server pool fills up (up to 32 idle instances)
+ * at most this. The first chunk (a tenth of the run in a full bench) is warm-up: the server pool fills up (up to 128 idle instances)
  * and caches and JIT settle once; a leak keeps growing after that.
  */
 export const FLAT_HEAP_MB = 1;

@@ -23,6 +23,7 @@ export {
   postInitialize,
   postModern,
   postOnSession,
+  rawPost,
   readMessages,
   resultIn,
   TASKS_CAPABILITIES,

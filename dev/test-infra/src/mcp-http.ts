@@ -4,6 +4,7 @@
  * `fetch`, and a client per protocol era with a token. What the host's and the catalogue's HTTP
  * tests send, byte for byte, so a test reads as the wire does.
  */
+import { request as httpRequest } from 'node:http';
 import { parseMcpBody } from './sse.js';
 
 /** Headers every Streamable HTTP POST carries. */
@@ -21,6 +22,31 @@ export type JsonRpcMessage = {
   error?: { code: number; message: string; data?: unknown };
   params?: Record<string, unknown>;
 };
+
+/**
+ * One POST with `node:http` to `127.0.0.1:port` at `path`, sent as given: unlike `fetch`, it sends
+ * the `Host` header it is handed, and the path exactly as spelt (`/MCP`, `/mcp/`).
+ */
+export function rawPost(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 /** Reads every JSON-RPC message from a response, whether it came back as JSON or as SSE. */
 export async function readMessages(response: Response): Promise<JsonRpcMessage[]> {

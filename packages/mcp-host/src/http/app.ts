@@ -22,6 +22,7 @@ import { publishTaskStatus } from '../tasks/notify.js';
 import type { TaskRuntime } from '../tasks/runtime.js';
 import { ClientShares, shareUnder } from './client-shares.js';
 import { curlPathGuard } from './curl-path-guard.js';
+import { fastPath } from './fast-path.js';
 import { verifyJsonDepth } from './json-depth.js';
 import { bodyErrorHandler, sendJsonRpcError } from './json-rpc-errors.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
@@ -220,15 +221,48 @@ export function createApp(options: AppOptions): HostApp {
     }),
   });
 
+  // DNS-rebinding and cross-site protection: a foreign Host or Origin gets 403 before anything else runs.
+  const checkHost = hostHeaderValidation([...localhostAllowedHostnames(), ...(options.allowedHosts ?? [])]);
+  const checkOrigin = originValidation([...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])]);
+  // Parse every POST body as JSON, whatever its Content-Type says, so the 1 MB limit covers all of them;
+  // the MCP transport still answers a wrong Content-Type with 415. `strict: false` lets `"Oslo"` or `42`
+  // through as the valid JSON they are, so the route can say what is wrong instead of "parse error".
+  // `verify` refuses JSON nested too deep from the raw bytes, before it is parsed.
+  const parseJson = express.json({
+    limit: MAX_BODY_BYTES,
+    type: () => true,
+    strict: false,
+    verify: verifyJsonDepth,
+  });
+  // The one reading of each request (ADR 015): limits, scopes and the endpoint all decide from it.
+  const readMcp: express.RequestHandler = (req, _res, next) => {
+    readMcpRequest(req);
+    next();
+  };
+
   const app = express();
   app.disable('x-powered-by');
   if (options.trustProxy) app.set('trust proxy', trustProxySetting(options.trustProxy));
-  // DNS-rebinding and cross-site protection: a foreign Host or Origin gets 403 before anything else runs.
-  app.use(hostHeaderValidation([...localhostAllowedHostnames(), ...(options.allowedHosts ?? [])]));
+  // `/mcp` as clients spell it takes the short way: the same middlewares as below, in the same order,
+  // without the router's walk past every other route (ADR 022). The protected-resource metadata,
+  // between the two checks below, serves only its own GET paths, so it has nothing to do here.
+  app.use(
+    fastPath('/mcp', [
+      checkHost,
+      checkOrigin,
+      ...(resourceServer ? [resourceServer.authenticate] : []),
+      parseJson,
+      readMcp,
+      ...(limits ? [limits.mcp] : []),
+      ...(resourceServer ? [resourceServer.scopes] : []),
+      endpoint.handle,
+    ]),
+  );
+  app.use(checkHost);
   // Public on purpose, and before the Origin check: any client, browser-based ones included, reads
   // the metadata to learn how to get a token. /health stays open too.
   if (resourceServer) app.use(resourceServer.metadata);
-  app.use(originValidation([...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])]));
+  app.use(checkOrigin);
   // The curl path is for curl: same-origin browsers at most, and JSON bodies only (before sign-in,
   // so a cross-site page learns nothing, not even whether a token would have been needed).
   app.post('/tools/:name', curlPathGuard);
@@ -237,17 +271,9 @@ export function createApp(options: AppOptions): HostApp {
     // and a signature verification. Only failures spend the address's budget (429 past it).
     app.use(['/mcp', '/tools'], resourceServer.authenticate);
   }
-  // Parse every POST body as JSON, whatever its Content-Type says, so the 1 MB limit covers all of them;
-  // the MCP transport still answers a wrong Content-Type with 415. `strict: false` lets `"Oslo"` or `42`
-  // through as the valid JSON they are, so the route can say what is wrong instead of "parse error".
-  // `verify` refuses JSON nested too deep from the raw bytes, before it is parsed.
-  app.use(express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false, verify: verifyJsonDepth }));
+  app.use(parseJson);
 
-  // The one reading of each request (ADR 015): limits, scopes and the endpoint all decide from it.
-  app.use('/mcp', (req, _res, next) => {
-    readMcpRequest(req);
-    next();
-  });
+  app.use('/mcp', readMcp);
   app.get('/tools', (req, _res, next) => {
     readToolRouteRequest(req, undefined);
     next();

@@ -5,38 +5,18 @@
  * 2026-07-28 per-request `_meta`; a foreign Host or Origin refused; a body over 1 MB and JSON
  * nested too deep refused while the server keeps answering; the curl path lists and calls tools.
  */
-import { request } from 'node:http';
 import {
   MCP_HEADERS,
   openRawSession,
   postModern,
   postOnSession,
+  rawPost,
   readMessages,
 } from '@mcp-workshop/test-infra';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureHost } from '../test-support/fixture-host.js';
 import type { HttpHost } from './start.js';
-
-/** A POST with node:http, which (unlike fetch) sends the Host header it is given. */
-function rawPost(
-  port: number,
-  headers: Record<string, string>,
-  body: string,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const echoCall = (id: number, text: string) => ({
   jsonrpc: '2.0',
@@ -142,6 +122,7 @@ describe('the host over HTTP, stateful (2025 sessions and 2026-07-28)', () => {
     );
     const answer = await rawPost(
       host.port,
+      '/mcp',
       { ...MCP_HEADERS, ...named },
       JSON.stringify(echoCall(1, 'cross-site')),
     );

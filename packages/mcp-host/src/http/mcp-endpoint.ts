@@ -18,6 +18,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,
   isInitializeRequest,
+  isJsonContentType,
   type McpRequestContext,
   type McpServer,
 } from '@modelcontextprotocol/server';
@@ -35,6 +36,7 @@ import { type RequestReading, readingOf } from './request-reading.js';
 import { ServerPool } from './server-pool.js';
 import { SessionRecord, swapSessionServer } from './session-swap.js';
 import type { Session, SessionRegistry } from './sessions.js';
+import { fromPool, serveStatelessLegacy } from './stateless-legacy.js';
 import { endWithToken, type TokenClock } from './token-lifetime.js';
 import { type WaitingCalls, watchWaitingCalls } from './waiting-calls.js';
 
@@ -114,6 +116,8 @@ function pooledHandler(
     onerror: options.onerror,
     maxRequestBodySize: options.maxBodyBytes,
     bus: options.bus,
+    // JSON answers come back with their text and no body: `nodeAdapter` writes the text (series patch 12).
+    jsonText: true,
   });
   const serve = nodeAdapter(handler.fetch, {
     onerror: options.onerror,
@@ -148,6 +152,15 @@ function needsFreshInstance(reading: RequestReading): boolean {
   return (
     reading.batch || reading.messages.some((message) => STATEFUL_LEGACY_METHODS.has(message.method ?? ''))
   );
+}
+
+/**
+ * A POST with a JSON body and a JSON `Content-Type`: what a 2025 client sends, and all that the
+ * Node transport serves in stateless mode (`stateless-legacy.ts`). The SDK's handler answers the
+ * rest (a wrong `Content-Type` with 415 before anything else), so those answers stay as they were.
+ */
+function isJsonPost(req: Request): boolean {
+  return req.method === 'POST' && req.body !== undefined && isJsonContentType(req.headers['content-type']);
 }
 
 /** Tells every 2026-07-28 listen stream that the tools, prompts and resources may have changed. */
@@ -231,10 +244,20 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       }).fetch,
       { onerror },
     );
+    const serveLegacy = serveStatelessLegacy(onerror);
+    const pooledLegacy = fromPool(stateless.pools.legacy);
+    const ownInstance = { take: buildServer };
     return {
       handle: async (req, res) => {
         const reading = readingOf(req);
         const fresh = reading.era === 'legacy' && needsFreshInstance(reading);
+        if (reading.era === 'legacy' && isJsonPost(req)) {
+          const source = fresh ? ownInstance : pooledLegacy;
+          await servePerRequest(req, res, reading, () => serveLegacy(req, res, source));
+          return;
+        }
+        // Anything else the SDK's handler answers as it always has: other verbs (405), bodies that
+        // are not JSON, and every 2026-07-28 request.
         await servePerRequest(req, res, reading, fresh ? unpooled : stateless.serve);
       },
       reload: async () => {

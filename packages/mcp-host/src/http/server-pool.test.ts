@@ -29,6 +29,16 @@ describe('ServerPool', () => {
     expect(MAX_IDLE_SERVERS).toBeGreaterThan(0);
   });
 
+  it('keeps every instance of a warm load of 100 concurrent requests, so it builds no more', () => {
+    // The bench's 50 connections used to overflow a limit of 32: the pool built servers all along.
+    const pool = new ServerPool(build);
+    for (let round = 0; round < 3; round++) {
+      const lent = Array.from({ length: 100 }, () => pool.acquire());
+      for (const server of lent) pool.release(server);
+    }
+    expect(pool.stats()).toEqual({ built: 100, idle: 100 });
+  });
+
   it('refuses an instance that is still connected to an exchange', async () => {
     const pool = new ServerPool(build);
     const server = pool.acquire();

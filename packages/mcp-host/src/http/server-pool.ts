@@ -11,7 +11,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 
 /** Instances kept idle per pool; beyond it, a returned instance is left to the GC. */
-export const MAX_IDLE_SERVERS = 32;
+export const MAX_IDLE_SERVERS = 128;
 
 export class ServerPool {
   #idle: McpServer[] = [];

@@ -213,6 +213,37 @@ describe('stateless mode and the pool', () => {
     expect(srv.workshop.serversBuilt() - before).toBe(1);
   });
 
+  it("streams a 2025 call's progress and logs before its result, on the Node transport", async () => {
+    const response = await legacyCall(40, {
+      method: 'tools/call',
+      params: {
+        name: 'generate_report',
+        arguments: { topic: 'cities', steps: 3, delayMs: 10 },
+        _meta: { progressToken: 'p-40' },
+      },
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const messages = await readMessages(response);
+    const progress = messages.filter((m) => m.method === 'notifications/progress');
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every((m) => (m.params as { progressToken?: unknown }).progressToken === 'p-40')).toBe(
+      true,
+    );
+    // The result comes last, after everything the call sent on its way.
+    expect(messages.at(-1)?.id).toBe(40);
+    expect(messages.at(-1)?.result?.isError).toBe(false);
+  });
+
+  it('answers a 2025 POST with a wrong Content-Type with 415, as the SDK does', async () => {
+    const response = await fetch(srv.mcpUrl, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'content-type': 'text/plain', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 70, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(415);
+    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32000);
+  });
+
   it('never pools an instance that served initialize or logging/setLevel', async () => {
     const before = srv.workshop.serversBuilt();
     for (let i = 0; i < 3; i++) {
@@ -224,5 +255,49 @@ describe('stateless mode and the pool', () => {
       await settle();
     }
     expect(srv.workshop.serversBuilt() - before).toBe(3);
+  });
+});
+
+describe('stateless mode: a 2025 call whose client left', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer({ stateless: true });
+  });
+  afterAll(async () => srv.close());
+
+  const call = (id: number, name: string, args: Record<string, unknown>, signal?: AbortSignal) =>
+    fetch(srv.mcpUrl, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
+      ...(signal && { signal }),
+    });
+
+  it('is torn down, and its instance is never lent out again', async () => {
+    const before = srv.workshop.serversBuilt();
+    // One call leaves one idle instance in the (fresh) pool.
+    await (await call(1, 'calculate', { expression: '1+1' })).text();
+    await settle();
+    expect(srv.workshop.serversBuilt() - before).toBe(1);
+    // A slow call borrows it, and its client leaves midway.
+    const controller = new AbortController();
+    const leaving = call(
+      2,
+      'generate_report',
+      { topic: 'cities', steps: 5, delayMs: 200 },
+      controller.signal,
+    ).then(
+      (r) => r.text(),
+      () => undefined,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    controller.abort();
+    await leaving.catch(() => undefined);
+    await settle();
+    // Had that instance gone back, the next call would reuse it; it was dropped, so one is built.
+    expect(await resultOf(await call(3, 'calculate', { expression: '2+2' }), 3)).toMatchObject({
+      structuredContent: { result: 4 },
+    });
+    expect(srv.workshop.serversBuilt() - before).toBe(2);
   });
 });
