@@ -310,7 +310,7 @@ describe('resource notifications over HTTP (2026-07-28)', () => {
       await response.text();
     }
     expect(listenerCount(srv.deps.taskEvents)).toBe(baseline);
-  });
+  }, 60_000);
 });
 
 describe('resource notifications over HTTP (stateless)', () => {
@@ -345,7 +345,9 @@ describe('resource notifications over HTTP (stateless)', () => {
       expect(subscribed?.result).toEqual({});
     }
     await vi.waitFor(() => expect(listenerCount(srv.deps.taskEvents)).toBe(baseline));
-  });
+    // 600 requests and 400 servers built: about 2.5 s alone, and ten times that on a loaded CI box
+    // (a CI run took 10 s for the 200 requests of the test above and hit the 20 s default here).
+  }, 60_000);
 });
 
 describe('resource notifications over HTTP, per owner (sign-in on)', () => {
