@@ -108,6 +108,11 @@ export interface AppOptions {
    * also keeps what a new instance must hear again. Off (the default), a reload throws.
    */
   reloadable?: boolean;
+  /**
+   * More fields for `GET /health`, read at each request: `pnpm dev` adds its `dev` block (reloads,
+   * type check) there. They cannot replace the host's own fields.
+   */
+  healthDetails?: () => Record<string, unknown>;
   /** Whether what the server needs (a database, say) answers, for `GET /health/ready`; always ready when absent. */
   checkReady?: () => Promise<Readiness>;
   /**
@@ -293,6 +298,7 @@ export function createApp(options: AppOptions): HostApp {
 
   app.get('/health', (_req, res) => {
     res.json({
+      ...options.healthDetails?.(),
       status: 'ok',
       name: options.info.name,
       version: options.info.version,
