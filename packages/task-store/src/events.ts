@@ -46,6 +46,7 @@ export function announceTaskChanges(store: TaskStore, events: TaskEvents): TaskS
   return {
     ...store,
     list: (owner, status) => store.list(owner, status),
+    listPage: (owner, status, page) => store.listPage(owner, status, page),
     get: (owner, id) => store.get(owner, id),
     close: () => store.close(),
     async add(owner, title) {

@@ -56,7 +56,7 @@ export { TERMINAL_RUN_STATUSES } from './runs/types.js';
 export { lockPathFor, TaskStoreBusyError } from './sqlite-lock.js';
 export type { TaskStoreOptions } from './sqlite-store.js';
 export { openTaskStore, TASKS_DB_FILE } from './sqlite-store.js';
-export type { Task, TaskStatusFilter, TaskStore } from './store.js';
+export type { Task, TaskPage, TaskPageRequest, TaskStatusFilter, TaskStore } from './store.js';
 export {
   isTaskId,
   MAX_OWNER_LENGTH,

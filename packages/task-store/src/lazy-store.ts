@@ -36,6 +36,7 @@ export function lazyTaskStore(open: () => TaskStore | Promise<TaskStore>): LazyT
     open: async () => void (await opened()),
     add: async (owner, title) => (await opened()).add(owner, title),
     list: async (owner, status) => (await opened()).list(owner, status),
+    listPage: async (owner, status, page) => (await opened()).listPage(owner, status, page),
     get: async (owner, id) => (await opened()).get(owner, id),
     complete: async (owner, id) => (await opened()).complete(owner, id),
     delete: async (owner, id) => (await opened()).delete(owner, id),

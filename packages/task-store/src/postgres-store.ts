@@ -17,10 +17,12 @@ import { openTaskDatabase } from './postgres-open.js';
 import { failedBeforeSending, isConnectionError, pingDatabase } from './postgres-pool.js';
 import {
   checkOwner,
+  checkPageRequest,
   checkTitle,
   isTaskId,
   listFullError,
   MAX_TASKS,
+  pageOf,
   type Task,
   TaskAddUncertainError,
   type TaskStore,
@@ -35,7 +37,7 @@ const COLUMNS = ['number', 'title', 'done', 'created_at', 'completed_at'] as con
  * the first completion time, so a second one changes nothing. Not add (a duplicate) nor delete (a
  * second one would answer "no such task" for a task the first one deleted).
  */
-const SAFE_TO_RESEND = new Set(['list', 'get', 'complete']);
+const SAFE_TO_RESEND = new Set(['list', 'listPage', 'get', 'complete']);
 
 type Row = Pick<Selectable<TaskDatabase['tasks']>, (typeof COLUMNS)[number]>;
 
@@ -152,6 +154,22 @@ export async function openPostgresTaskStore({
           .execute(),
       );
       return rows.map(toTask);
+    },
+    async listPage(owner, status, page) {
+      checkOwner(owner);
+      checkPageRequest(page);
+      const rows = await guard('listPage', () =>
+        db
+          .selectFrom('tasks')
+          .select(COLUMNS)
+          .where('owner', '=', owner)
+          .where('number', '>', String(page.after))
+          .$if(status !== 'all', (qb) => qb.where('done', '=', status === 'done'))
+          .orderBy('number')
+          .limit(page.limit + 1)
+          .execute(),
+      );
+      return pageOf(rows.map(toTask), page.limit);
     },
     async get(owner, id) {
       checkOwner(owner);

@@ -23,12 +23,14 @@ import { removeStaleLock, withBusyRetry } from './sqlite-lock.js';
 import { loadSqlite } from './sqlite-wasm.js';
 import {
   checkOwner,
+  checkPageRequest,
   checkTitle,
   isTaskId,
   listFullError,
   MAX_OWNER_LENGTH,
   MAX_TASKS,
   MAX_TITLE_LENGTH,
+  pageOf,
   type Task,
   type TaskStatusFilter,
   type TaskStore,
@@ -152,6 +154,12 @@ const SQL = {
     open: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND done = 0 ORDER BY number`,
     done: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND done = 1 ORDER BY number`,
   } satisfies Record<TaskStatusFilter, string>,
+  // The (owner, number) index serves both: a page reads its own rows, however deep it starts.
+  listPage: {
+    all: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND number > ? ORDER BY number LIMIT ?`,
+    open: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND number > ? AND done = 0 ORDER BY number LIMIT ?`,
+    done: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND number > ? AND done = 1 ORDER BY number LIMIT ?`,
+  } satisfies Record<TaskStatusFilter, string>,
   get: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND number = ?`,
   // coalesce keeps the first completion time, so completing twice changes nothing.
   complete: `UPDATE tasks SET done = 1, completed_at = coalesce(completed_at, ?) WHERE owner = ? AND number = ? RETURNING ${COLUMNS}`,
@@ -202,6 +210,12 @@ export function openTaskStore({
     async list(owner, status) {
       checkOwner(owner);
       return (retry(() => db.all(SQL.list[status], [owner])) as Row[]).map(toTask);
+    },
+    async listPage(owner, status, page) {
+      checkOwner(owner);
+      checkPageRequest(page);
+      const rows = retry(() => db.all(SQL.listPage[status], [owner, page.after, page.limit + 1])) as Row[];
+      return pageOf(rows.map(toTask), page.limit);
     },
     async get(owner, id) {
       checkOwner(owner);

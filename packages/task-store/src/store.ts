@@ -36,6 +36,12 @@ export interface TaskStore {
   add(owner: string, title: string): Promise<Task>;
   /** `owner`'s tasks, oldest first (by id). */
   list(owner: string, status: TaskStatusFilter): Promise<Task[]>;
+  /**
+   * One page of `owner`'s tasks, oldest first: those with an id above `page.after`, at most
+   * `page.limit` of them. Keyed by id, not by position, so a task added or deleted between two
+   * pages neither repeats nor skips one (a new task's id is above every id handed out before).
+   */
+  listPage(owner: string, status: TaskStatusFilter, page: TaskPageRequest): Promise<TaskPage>;
   /** The task, or undefined when there is no such task of `owner`'s. */
   get(owner: string, id: number): Promise<Task | undefined>;
   /** Marks a task done, keeping the first completion time; undefined when `owner` has no such task. */
@@ -43,6 +49,39 @@ export interface TaskStore {
   /** Deletes a task; returns the deleted task, or undefined when `owner` has no such task. */
   delete(owner: string, id: number): Promise<Task | undefined>;
   close(): Promise<void>;
+}
+
+/** Where a page starts (after this id; 0 for the first page) and how many tasks it holds at most. */
+export interface TaskPageRequest {
+  after: number;
+  limit: number;
+}
+
+/** A page of tasks, and whether the owner has more under the same filter after its last one. */
+export interface TaskPage {
+  items: Task[];
+  more: boolean;
+}
+
+/**
+ * Refuses a page no caller could ask for (the tools validate their cursor and size first): a bug,
+ * so a plain `Error`. Both adapters call it first.
+ */
+export function checkPageRequest({ after, limit }: TaskPageRequest): void {
+  if (
+    !Number.isSafeInteger(after) ||
+    after < 0 ||
+    !Number.isSafeInteger(limit) ||
+    limit < 1 ||
+    limit > MAX_TASKS
+  ) {
+    throw new Error(`A task page starts after an id >= 0 and holds 1 to ${MAX_TASKS} tasks.`);
+  }
+}
+
+/** The page from the rows of a query that asked for one more than `limit`: the extra one says there are more. */
+export function pageOf(tasks: Task[], limit: number): TaskPage {
+  return tasks.length > limit ? { items: tasks.slice(0, limit), more: true } : { items: tasks, more: false };
 }
 
 /**

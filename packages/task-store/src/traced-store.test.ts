@@ -89,6 +89,7 @@ describe('traceTaskStore', () => {
         {
           add: () => Promise.reject(error),
           list: () => Promise.reject(error),
+          listPage: () => Promise.reject(error),
           get: () => Promise.reject(error),
           complete: () => Promise.reject(error),
           delete: () => Promise.reject(error),

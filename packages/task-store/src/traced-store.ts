@@ -19,6 +19,7 @@ export type DatabaseTarget =
 const OPERATIONS = {
   add: 'INSERT',
   list: 'SELECT',
+  listPage: 'SELECT',
   get: 'SELECT',
   complete: 'UPDATE',
   delete: 'DELETE',

@@ -91,6 +91,64 @@ export function describeTaskStoreContract(adapter: string, under: StoreUnderTest
       expect(await titles('done')).toEqual(['one', 'three']);
     });
 
+    it('pages oldest first by id, each page after the last id of the one before, filtered by status', async () => {
+      const store = await open();
+      for (const title of ['one', 'two', 'three', 'four', 'five']) await store.add(ALICE, title);
+      await store.complete(ALICE, 2);
+      const titles = (page: { items: Task[] }) => page.items.map((task) => task.title);
+      const first = await store.listPage(ALICE, 'all', { after: 0, limit: 2 });
+      expect([titles(first), first.more]).toEqual([['one', 'two'], true]);
+      const second = await store.listPage(ALICE, 'all', { after: 2, limit: 2 });
+      expect([titles(second), second.more]).toEqual([['three', 'four'], true]);
+      const last = await store.listPage(ALICE, 'all', { after: 4, limit: 2 });
+      expect([titles(last), last.more]).toEqual([['five'], false]);
+      const exact = await store.listPage(ALICE, 'open', { after: 0, limit: 4 });
+      expect([titles(exact), exact.more]).toEqual([['one', 'three', 'four', 'five'], false]);
+      const done = await store.listPage(ALICE, 'done', { after: 0, limit: 1 });
+      expect([titles(done), done.more]).toEqual([['two'], false]);
+    });
+
+    it('keeps pages stable under writes between them: nothing repeats, nothing is skipped', async () => {
+      const store = await open();
+      for (const title of ['a', 'b', 'c', 'd']) await store.add(ALICE, title);
+      const first = await store.listPage(ALICE, 'all', { after: 0, limit: 2 });
+      // Before the next page: one already seen and one not yet seen go, two new ones come.
+      await store.delete(ALICE, 1);
+      await store.delete(ALICE, 3);
+      await store.add(ALICE, 'e');
+      await store.add(ALICE, 'f');
+      const after = first.items.at(-1)?.id ?? 0;
+      const rest = await store.listPage(ALICE, 'all', { after, limit: 10 });
+      expect(first.items.map((task) => task.title)).toEqual(['a', 'b']);
+      expect(rest.items.map((task) => task.title)).toEqual(['d', 'e', 'f']);
+    });
+
+    it("pages only the owner's own tasks, whatever id a page starts after", async () => {
+      const store = await open();
+      for (const title of ['a1', 'a2', 'a3']) await store.add(ALICE, title);
+      await store.add(BOB, 'b1');
+      const bobs = await store.listPage(BOB, 'all', { after: 0, limit: 10 });
+      expect(bobs.items.map((task) => task.title)).toEqual(['b1']);
+      expect(await store.listPage(BOB, 'all', { after: 1, limit: 10 })).toEqual({ items: [], more: false });
+    });
+
+    it('refuses a page no caller can ask for, as a bug', async () => {
+      const store = await open();
+      for (const page of [
+        { after: -1, limit: 1 },
+        { after: 0.5, limit: 1 },
+        { after: 0, limit: 0 },
+        { after: 0, limit: 10_001 },
+      ]) {
+        const refusal = await store.listPage(ALICE, 'all', page).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(refusal).toBeInstanceOf(Error);
+        expect(refusal).not.toBeInstanceOf(ToolError);
+      }
+    });
+
     it('returns tasks in exactly the same shape, with toISOString() timestamps from its clock', async () => {
       const store = await open({ now: tickingClock() });
       const added = await store.add(ALICE, 'Water plants');
