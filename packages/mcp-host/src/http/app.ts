@@ -20,11 +20,12 @@ import { createLogger, type Logger } from '../logger.js';
 import { installTaskMethods } from '../tasks/methods.js';
 import { publishTaskStatus } from '../tasks/notify.js';
 import type { TaskRuntime } from '../tasks/runtime.js';
+import { bodyErrorHandler, readBody } from './body-errors.js';
 import { ClientShares, shareUnder } from './client-shares.js';
 import { curlPathGuard } from './curl-path-guard.js';
 import { fastPath } from './fast-path.js';
 import { verifyJsonDepth } from './json-depth.js';
-import { bodyErrorHandler, sendJsonRpcError } from './json-rpc-errors.js';
+import { sendJsonRpcError } from './json-rpc-errors.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
 import type { OwnerEventBus } from './owner-bus.js';
 import { createRateLimits, type RateLimitOptions } from './rate-limits.js';
@@ -233,12 +234,15 @@ export function createApp(options: AppOptions): HostApp {
   // the MCP transport still answers a wrong Content-Type with 415. `strict: false` lets `"Oslo"` or `42`
   // through as the valid JSON they are, so the route can say what is wrong instead of "parse error".
   // `verify` refuses JSON nested too deep from the raw bytes, before it is parsed.
-  const parseJson = express.json({
-    limit: MAX_BODY_BYTES,
-    type: () => true,
-    strict: false,
-    verify: verifyJsonDepth,
-  });
+  // A body that cannot be read is answered by `bodyErrorHandler` below, as the client's mistake.
+  const parseJson = readBody(
+    express.json({
+      limit: MAX_BODY_BYTES,
+      type: () => true,
+      strict: false,
+      verify: verifyJsonDepth,
+    }),
+  );
   // The one reading of each request (ADR 015): limits, scopes and the endpoint all decide from it.
   const readMcp: express.RequestHandler = (req, _res, next) => {
     readMcpRequest(req);
@@ -332,7 +336,9 @@ export function createApp(options: AppOptions): HostApp {
   app.all('/mcp', endpoint.handle);
   app.use(createToolRoutes(buildServer, logger, options.info.version));
 
-  app.use(bodyErrorHandler(MAX_BODY_LABEL));
+  // A bad body spends its sender's budget like any request (parsed after sign-in, so a signed-in
+  // sender is counted as who it is): a flood of them gets 429.
+  app.use(bodyErrorHandler({ limitLabel: MAX_BODY_LABEL, logger, count: limits?.handshake }));
   app.use(((error, _req, res, _next) => {
     logger.error({ err: error }, 'unhandled error');
     if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'Internal server error');
