@@ -21,6 +21,8 @@ import { DEFAULT_TASK_POLL_MS, MAX_TASK_POLL_MS, MIN_TASK_POLL_MS, pollInterval 
 import { silentLogger } from './test-support/logger.js';
 
 const CALL_TIMEOUT_MS = 5_000;
+/** Longer than any test here may run: a wait bounded by it can only end by the event under test. */
+const NEVER_MS = 10 * 60_000;
 
 let server: TaskServer;
 let minimal: MinimalMcpServer;
@@ -61,7 +63,8 @@ describe('waitForTask through the hub', () => {
     expect(outcome.result?.isError).toBeUndefined();
     const task = outcome.task;
     expect(task?.statuses).toEqual(['working', 'completed']);
-    expect(task?.elapsedMs).toBeGreaterThanOrEqual(400);
+    // How long the agent followed it is a measurement, not a property: only its shape is checked.
+    expect(Number.isInteger(task?.elapsedMs) && (task?.elapsedMs ?? -1) >= 0).toBe(true);
     expect(task?.cancel).toBeUndefined();
     // The server suggests 20 ms; the agent's floor of 100 ms keeps it to a handful of polls.
     expect(task?.polls).toBeGreaterThanOrEqual(2);
@@ -93,14 +96,11 @@ describe('waitForTask through the hub', () => {
   });
 
   it('stops waiting for a task that stays working past its ttlMs, and cancels it', async () => {
-    const started = performance.now();
-    const outcome = await call('endless');
-    const waited = performance.now() - started;
+    // A call timeout far beyond the test's own: only the task's ttlMs can have ended this wait.
+    const outcome = await call('endless', {}, { timeoutMs: NEVER_MS });
 
     expect(outcome.failure?.kind).toBe('timeout');
     expect(outcome.failure?.message).toContain(`past its ttlMs (${ENDLESS_TTL_MS} ms)`);
-    expect(waited).toBeGreaterThanOrEqual(ENDLESS_TTL_MS - 50);
-    expect(waited).toBeLessThan(ENDLESS_TTL_MS + 2_000);
     const id = outcome.task?.id ?? '';
     expect(outcome.task?.cancel).toEqual({ reason: 'timeout', acknowledged: true });
     expect(requestsFor(id).at(-1)).toEqual({ method: 'tasks/cancel', taskId: id, mcpName: id });
@@ -132,19 +132,16 @@ describe('waitForTask through the hub', () => {
 
   it('sends tasks/cancel when the question is cancelled, and returns at once', async () => {
     const controller = new AbortController();
-    let abortedAt = 0;
+    // The report and the call timeout both outlast the test's own timeout: only the abort can end it.
     const outcome = await call(
       'report',
-      { ms: 5_000 },
+      { ms: NEVER_MS },
       {
+        timeoutMs: NEVER_MS,
         signal: controller.signal,
-        onTask: () => {
-          abortedAt = performance.now();
-          controller.abort(new Error('the person cancelled'));
-        },
+        onTask: () => controller.abort(new Error('the person cancelled')),
       },
     );
-    expect(performance.now() - abortedAt).toBeLessThan(1_000);
     expect(outcome.failure?.kind).toBe('aborted');
     const id = outcome.task?.id ?? '';
     expect(outcome.task?.cancel).toEqual({ reason: 'aborted', acknowledged: true });
