@@ -30,6 +30,7 @@ import { createMcpEndpoint } from './mcp-endpoint.js';
 import type { OwnerEventBus } from './owner-bus.js';
 import { createRateLimits, type RateLimitOptions } from './rate-limits.js';
 import { readMcpRequest, readToolRouteRequest } from './request-reading.js';
+import { originForm } from './request-target.js';
 import { SessionRegistry } from './sessions.js';
 import { createToolRoutes } from './tool-routes.js';
 
@@ -252,6 +253,8 @@ export function createApp(options: AppOptions): HostApp {
   const app = express();
   app.disable('x-powered-by');
   if (options.trustProxy) app.set('trust proxy', trustProxySetting(options.trustProxy));
+  // `POST http://host/mcp` as `POST /mcp` with that host, before any check or route looks (RFC 9112 §3.2.2).
+  app.use(originForm);
   // `/mcp` as clients spell it takes the short way: the same middlewares as below, in the same order,
   // without the router's walk past every other route (ADR 022). The protected-resource metadata,
   // between the two checks below, serves only its own GET paths, so it has nothing to do here.

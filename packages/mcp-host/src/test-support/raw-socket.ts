@@ -2,8 +2,8 @@
  * @module test-support/raw-socket
  * HTTP/1.1 written byte for byte on a `net` socket, for what `fetch` and `node:http` will not send:
  * an absolute-form request-target, a body that breaks its own Content-Encoding, a body abandoned
- * half way. Each exchange asks for `Connection: close`, so an answer is everything read until the
- * server closes; a chunked body is kept as it came (tests look for words in it, not at its framing).
+ * half way. An answer is read until its Content-Length, its last chunk, or the server's close; a
+ * chunked body is kept as it came (tests look for words in it, not at its framing).
  */
 import { connect, type Socket } from 'node:net';
 
@@ -46,6 +46,22 @@ function parseAnswer(raw: string): RawAnswer {
   };
 }
 
+/**
+ * Whether `raw` holds a whole answer: its Content-Length read, or a chunked body's last chunk.
+ * An SSE answer says `Connection: keep-alive` whatever the request asked, so the end of the
+ * connection cannot be waited for.
+ */
+function isComplete(raw: Buffer): boolean {
+  const end = raw.indexOf('\r\n\r\n');
+  if (end < 0) return false;
+  const { headers } = parseAnswer(raw.subarray(0, end + 4).toString('utf8'));
+  const body = raw.subarray(end + 4);
+  if (headers['content-length'] !== undefined) return body.length >= Number(headers['content-length']);
+  if (headers['transfer-encoding']?.includes('chunked'))
+    return body.length >= 5 && body.subarray(body.length - 5).toString() === '0\r\n\r\n';
+  return false;
+}
+
 function open(port: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => resolve(socket));
@@ -59,12 +75,19 @@ export async function rawExchange(port: number, request: RawRequest): Promise<Ra
   const socket = await open(port);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.once('error', reject);
-    socket.once('end', () => {
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
       socket.destroy();
       resolve(parseAnswer(Buffer.concat(chunks).toString('utf8')));
+    };
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (isComplete(Buffer.concat(chunks))) finish();
     });
+    socket.once('error', reject);
+    socket.once('end', finish);
     socket.write(head(request, body.length));
     socket.write(body);
   });
