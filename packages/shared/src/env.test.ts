@@ -49,13 +49,12 @@ describe('commaList', () => {
     expect(commaList.safeParse(undefined).success).toBe(false);
   });
 
-  it('splits a 100 kB hostile value quickly and without losing items', () => {
-    // 20,000 items of " ab " with padding, plus runs of empty items: a careless regex could backtrack.
+  it('splits a 100 kB hostile value without losing items', () => {
+    // 20,000 items of " ab " with padding, plus runs of empty items: a regex that backtracks on
+    // them would not finish within the test's timeout.
     const hostile = `${' ab ,'.repeat(20_000)}${','.repeat(10_000)}${' '.repeat(10_000)}`;
     expect(hostile.length).toBeGreaterThanOrEqual(100_000);
-    const started = Date.now();
     const items = commaList.parse(hostile);
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(items).toHaveLength(20_000);
     expect(new Set(items)).toEqual(new Set(['ab']));
   });

@@ -42,10 +42,9 @@ describe('stopChild', () => {
   it('stops a child that exits on SIGTERM without waiting out the grace period', async () => {
     const { child, ready } = spawnNode("console.log('ready'); setInterval(() => {}, 1000);");
     await ready;
-    const started = Date.now();
-    await stopChild(child, { graceMs: 10_000 });
+    // A grace period longer than the test may run: only the child's own exit can end the wait.
+    await stopChild(child, { graceMs: 10 * 60_000 });
     expect(child.signalCode).toBe('SIGTERM');
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('kills a child that ignores SIGTERM once the grace period is over', async () => {

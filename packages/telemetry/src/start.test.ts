@@ -44,6 +44,9 @@ async function startReceiver() {
 }
 
 /** A loopback port nothing listens on: one the system just handed out, closed again. */
+/** How long the OTLP exporter keeps retrying a receiver that is down, when nothing bounds it. */
+const EXPORTER_RETRIES_MS = 10_000;
+
 async function closedPort(): Promise<number> {
   const server = createTcpServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -213,25 +216,20 @@ describe('startTelemetry', () => {
   });
 
   it(
-    'gives up on shutdown after a few seconds when nothing listens at the endpoint',
+    'gives up on shutdown when nothing listens at the endpoint, and a second call shares the first',
     async () => {
       const port = await closedPort();
       const telemetry = start({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` });
       telemetry.tracer.startSpan('span-under-test').end();
       telemetry.meter.createCounter('workshop.test.counter').add(1);
 
-      const started = performance.now();
-      await expect(telemetry.shutdown()).resolves.toBeUndefined();
-      const elapsed = performance.now() - started;
-
+      const first = telemetry.shutdown();
+      await expect(first).resolves.toBeUndefined();
       expect(SHUTDOWN_TIMEOUT_MS).toBe(3_000);
-      expect(elapsed).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 500);
-      // A second call answers at once, with the same outcome.
-      const again = performance.now();
-      await expect(telemetry.shutdown()).resolves.toBeUndefined();
-      expect(performance.now() - again).toBeLessThan(100);
+      expect(telemetry.shutdown()).toBe(first);
     },
-    SHUTDOWN_TIMEOUT_MS + 3_000,
+    // A safety net that also tells the bound from no bound: the exporter alone retries for 10 s.
+    EXPORTER_RETRIES_MS - 1_000,
   );
 
   it('names the instance host/pid by default', () => {
