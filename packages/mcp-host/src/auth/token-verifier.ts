@@ -6,7 +6,8 @@
  * small clock tolerance. Only asymmetric algorithms are accepted, so `alg: none` and an HS256
  * token "signed" with the public key are refused. The subject and client id name whose data a
  * request touches, so they must be non-empty (RFC 9068 §2.2), at most MAX_IDENTITY_LENGTH
- * characters and free of control characters: an identity is never cut or blank. Errors never
+ * characters, free of control characters (C0 and C1) and well-formed Unicode (no lone surrogate):
+ * an identity is never cut or blank, and never turns into another on its way to a database. Errors never
  * quote the token.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
@@ -108,8 +109,11 @@ export function createTokenVerifier(options: TokenVerifierOptions): VerifyToken 
   };
 }
 
+/** C0, DEL and C1 (U+0080 to U+009F): invisible in a log, and read as terminal commands by some. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+/** A surrogate not in a pair: with the `u` flag a pair is one code point, so only a lone one matches (`!isWellFormed()`, ES2024). */
+const LONE_SURROGATE = /\p{Surrogate}/u;
 
 /**
  * Why a subject or client id cannot name an owner, or undefined when it can. An empty subject would
@@ -124,6 +128,10 @@ function problemWithIdentity(claim: string, value: unknown, required: boolean): 
     return `The token's ${claim} claim is ${value.length} characters long; this server accepts at most ${MAX_IDENTITY_LENGTH}.`;
   }
   if (CONTROL_CHARACTERS.test(value)) return `The token's ${claim} claim contains control characters.`;
+  // A lone surrogate has no UTF-8 form: a database driver writes it as U+FFFD, so two subjects that
+  // differ only there would be one owner in Postgres. JSON carries them (`"\ud800"`); owners never do.
+  if (LONE_SURROGATE.test(value))
+    return `The token's ${claim} claim is not well-formed Unicode (a lone surrogate).`;
   return undefined;
 }
 

@@ -1,8 +1,8 @@
 /**
  * Who a token names, over real HTTP with tokens from a test issuer that signs any subject: an
- * identity is never cut or blank. A subject too long for the store, an empty one, or one with
- * control characters is refused with 401 `invalid_token` saying why; subjects that differ only near
- * the end keep apart; and a session is pinned to the very owner its data is filed under, plus the
+ * identity is never cut or blank, and is well-formed Unicode. A subject too long for the store, an
+ * empty one, one with control characters (C0 or C1) or a lone surrogate is refused with 401
+ * `invalid_token` saying why; subjects that differ only near the end keep apart; and a session is pinned to the very owner its data is filed under, plus the
  * client id, so a token of another client cannot use or close it.
  */
 import { discoverIssuer, MAX_IDENTITY_LENGTH } from '@mcp-workshop/mcp-host';
@@ -116,6 +116,54 @@ describe('a subject is never blank', () => {
       expect(answer.status).toBe(401);
       expect(answer.body.error_description).toBe("The token's sub claim contains control characters.");
     }
+  });
+});
+
+describe('an identity is well-formed Unicode', () => {
+  // A lone surrogate has no UTF-8 form: the Postgres driver writes each as U+FFFD, so these two
+  // subjects would be one owner there, reading each other's tasks. Neither is ever let in.
+  const LONE = ['u-\ud800', 'u-\udbff'];
+
+  it('refuses the two lone-surrogate subjects that Postgres would merge, each with 401 invalid_token saying why', async () => {
+    for (const subject of LONE) {
+      const answer = await callTool(await tokenFor(subject), 'add_task', { title: `task of ${subject}` });
+      expect(answer.status).toBe(401);
+      expect(answer.body).toMatchObject({
+        error: 'invalid_token',
+        error_description: "The token's sub claim is not well-formed Unicode (a lone surrogate).",
+      });
+      expect(answer.challenge).toContain(
+        'error_description="The token\'s sub claim is not well-formed Unicode (a lone surrogate)."',
+      );
+    }
+  });
+
+  it('refuses a client_id with a lone surrogate too', async () => {
+    const answer = await callTool(await tokenFor('dora', 'client-\udfff'), 'list_tasks');
+    expect(answer.status).toBe(401);
+    expect(answer.body.error_description).toBe(
+      "The token's client_id claim is not well-formed Unicode (a lone surrogate).",
+    );
+  });
+
+  it('refuses C1 control characters (U+0080 to U+009F) as it refuses C0 ones', async () => {
+    for (const subject of ['ali\u0085ce', '\u009b31mred', 'bob\u0080']) {
+      const answer = await callTool(await tokenFor(subject), 'list_tasks');
+      expect(answer.status).toBe(401);
+      expect(answer.body.error_description).toBe("The token's sub claim contains control characters.");
+    }
+  });
+
+  it('keeps a subject with a whole surrogate pair (an emoji), apart from one spelt with U+FFFD', async () => {
+    const emoji = await tokenFor('u-\u{1F600}');
+    const replacement = await tokenFor('u-\ufffd');
+    const added = await callTool(emoji, 'add_task', { title: 'the smiling task' });
+    expect(added.status).toBe(200);
+    expect(added.body.isError).not.toBe(true);
+    const theirs = await callTool(replacement, 'list_tasks');
+    expect(theirs.status).toBe(200);
+    expect(JSON.stringify(theirs.body)).not.toContain('the smiling task');
+    expect(JSON.stringify((await callTool(emoji, 'list_tasks')).body)).toContain('the smiling task');
   });
 });
 
