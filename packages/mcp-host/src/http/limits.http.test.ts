@@ -150,6 +150,41 @@ describe('publishEvents on 2026-07-28 listen streams', () => {
   });
 });
 
+describe('rate-limit buckets of signed-in clients', () => {
+  let issuer: TestIssuer;
+  let host: HttpHost;
+  beforeAll(async () => {
+    ({ issuer, host } = await startSignedIn({
+      stateless: true,
+      rateLimits: { callsPerMinute: 2, handshakesPerMinute: 100 },
+    }));
+  });
+  afterAll(async () => {
+    await host?.close();
+    await issuer?.close();
+  });
+
+  const callAs = async (subject: string, clientId: string) => {
+    const token = await issuer.token({ subject, clientId, resource: host.mcpUrl });
+    const response = await postModern(
+      host.mcpUrl,
+      'tools/call',
+      { name: 'echo', arguments: { text: `${subject} of ${clientId}` } },
+      { headers: { authorization: `Bearer ${token}` } },
+    );
+    await response.text();
+    return response.status;
+  };
+
+  it('keeps two identities apart whose subject and client id join into the same text', async () => {
+    // Owner `sub:a|client:b` with client `c`, and owner `sub:a` with client `b|client:c`: one
+    // string once joined with `|client:`, two clients all the same.
+    expect([await callAs('a|client:b', 'c'), await callAs('a|client:b', 'c')]).toEqual([200, 200]);
+    expect(await callAs('a|client:b', 'c')).toBe(429);
+    expect(await callAs('a', 'b|client:c')).toBe(200);
+  });
+});
+
 describe('a lowered global cap lowers the per-client share with it', () => {
   let issuer: TestIssuer;
   let host: HttpHost;

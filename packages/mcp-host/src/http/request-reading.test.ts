@@ -114,7 +114,7 @@ describe('readMcpRequest', () => {
       toolCalls: 2,
       owner: 'sub:alice',
       clientId: 'c',
-      clientKey: 'sub:alice|client:c',
+      clientKey: '["sub:alice","c"]',
     });
     expect(readingOf(req)).toBe(reading);
   });

@@ -71,8 +71,14 @@ export function clientKeyOf(req: Request): string {
   return auth ? clientKeyFor(ownerOf(auth), auth.clientId) : addressKeyOf(req);
 }
 
+/**
+ * A signed-in client's key: the owner and client id as a JSON pair, which no other pair spells.
+ * Joined with a separator instead, subjects and client ids that hold the separator could meet in
+ * one bucket (`sub:a|client:b` + `c` and `sub:a` + `b|client:c`). An address key starts `ip:`,
+ * never `[`, so the two kinds never meet either.
+ */
 function clientKeyFor(owner: string, clientId: string): string {
-  return `${owner}|client:${clientId}`;
+  return JSON.stringify([owner, clientId]);
 }
 
 /** Who a request is, read once: its owner, client id and client key. */
