@@ -59,7 +59,7 @@ describe('registerResources', () => {
     );
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual(
-      ['adr://{slug}', 'tasks://{id}'].sort(),
+      ['adr://{slug}', 'tasks://all{?cursor}', 'tasks://{id}'].sort(),
     );
     for (const item of [...resources, ...resourceTemplates]) {
       expect(item).toMatchObject({
@@ -103,7 +103,9 @@ describe('registerResources', () => {
 
     const templates = await client.request({ method: 'resources/templates/list', params: {} });
     expect(templates.resourceTemplates).toHaveLength(2);
-    expect(templates.nextCursor).toBeUndefined();
+    const rest = await client.listResourceTemplates({ cursor: templates.nextCursor });
+    expect(rest.resourceTemplates).toHaveLength(1);
+    expect(rest.nextCursor).toBeUndefined();
   });
 
   it('refuses a cursor it did not issue with -32602', async () => {

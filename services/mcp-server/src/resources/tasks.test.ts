@@ -8,6 +8,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TASKS_READ, TASKS_WRITE } from '../scopes.js';
 import { type Connected, connectInMemory, testDeps, tokenFor } from '../test-support/in-memory.js';
+import { DEFAULT_TASK_PAGE_SIZE } from '../tools/task-pages.js';
 import { MAX_TASK_ID, parseTaskId } from './tasks.js';
 
 describe('parseTaskId', () => {
@@ -132,6 +133,38 @@ describe('task resources', () => {
     });
   });
 
+  it('reads tasks://all a page at a time, each nextCursor leading to the next page until the last', async () => {
+    const total = DEFAULT_TASK_PAGE_SIZE * 2 + 1;
+    for (let n = 1; n <= total; n++) await store.add('', `t${n}`);
+    const first = await read('tasks://all');
+    expect(first.count).toBe(DEFAULT_TASK_PAGE_SIZE);
+    await store.add('', 'added between pages');
+    const second = await read(`tasks://all?cursor=${first.nextCursor}`);
+    expect(second.items[0].title).toBe(`t${DEFAULT_TASK_PAGE_SIZE + 1}`);
+    const last = await read(`tasks://all?cursor=${second.nextCursor}`);
+    expect(last).toEqual({
+      items: [
+        expect.objectContaining({ title: `t${total}` }),
+        expect.objectContaining({ title: 'added between pages' }),
+      ],
+      count: 2,
+    });
+  });
+
+  it.each(['garbage', Buffer.from('o:2').toString('base64url'), 'dDEuMS5h', `${'A'.repeat(70)}`])(
+    'refuses tasks://all?cursor=%s with invalid params (-32602) that says where to start',
+    async (cursor) => {
+      for (const title of ['a', 'b']) await store.add('', title);
+      const error = await conn.client
+        .readResource({ uri: `tasks://all?cursor=${cursor}` })
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: -32602 });
+      expect((error as Error).message).toMatch(
+        /Invalid cursor in tasks:\/\/all\?cursor=…: read tasks:\/\/all for the first page/,
+      );
+    },
+  );
+
   it.each([
     'tasks://0',
     'tasks://-1',
@@ -179,6 +212,23 @@ describe('task resources, per owner and scope (sign-in on)', () => {
     const mine = await store.add('sub:bob', 'his');
     const { contents } = await (await bob()).readResource({ uri: 'tasks://all' });
     expect(JSON.parse(text(contents))).toEqual({ items: [mine], count: 1 });
+  });
+
+  it("refuses another user's tasks://all cursor exactly as garbage, with nothing of theirs", async () => {
+    for (let n = 1; n <= DEFAULT_TASK_PAGE_SIZE + 1; n++) await store.add(ALICE, `hers ${n}`);
+    for (let n = 1; n <= DEFAULT_TASK_PAGE_SIZE + 1; n++) await store.add('sub:bob', `his ${n}`);
+    const alice = await as(tokenFor('alice', [TASKS_READ]));
+    const hers = JSON.parse(text((await alice.readResource({ uri: 'tasks://all' })).contents)).nextCursor;
+    const client = await bob();
+    const theirs = await client
+      .readResource({ uri: `tasks://all?cursor=${hers}` })
+      .catch((error: unknown) => error);
+    const garbage = await client
+      .readResource({ uri: 'tasks://all?cursor=garbage' })
+      .catch((error: unknown) => error);
+    expect(theirs).toMatchObject({ code: -32602 });
+    expect((theirs as Error).message).toBe((garbage as Error).message);
+    expect(JSON.stringify(theirs)).not.toContain('hers');
   });
 
   it("answers another user's tasks://<id> exactly like one that does not exist", async () => {

@@ -1,6 +1,7 @@
 /**
  * @module resources/tasks
- * `tasks://all` (every task of the caller's) and the `tasks://{id}` template (one task), read live
+ * `tasks://all` (the caller's tasks, a page at a time: `tasks://all?cursor=…` reads the page after,
+ * with the cursor of `tools/task-pages.ts`) and the `tasks://{id}` template (one task), read live
  * from the task store. The template's list callback puts the caller's tasks into `resources/list`,
  * and its completion offers their ids. The store caps each owner's list at `MAX_TASKS`, which
  * bounds both. Every callback reads only the caller's tasks (`ownerOf`): another user's task is
@@ -25,10 +26,13 @@ import {
 import { TASKS_READ } from '../scopes.js';
 import { completionCaller } from '../server/request-caller.js';
 import type { ToolDeps } from '../tools/deps.js';
+import { DEFAULT_TASK_PAGE_SIZE, InvalidTaskCursorError, readTaskPage } from '../tools/task-pages.js';
 import { JSON_MIME, jsonContents } from './contents.js';
 
 export const ALL_TASKS_URI = 'tasks://all';
 export const TASK_URI_TEMPLATE = 'tasks://{id}';
+/** The pages after the first; registered before `tasks://{id}`, whose `{id}` would match `all?cursor=…` too. */
+export const TASK_PAGE_URI_TEMPLATE = 'tasks://all{?cursor}';
 
 /** The largest id a URI may name; SQLite would take more, but no list ever gets near it. */
 export const MAX_TASK_ID = 2 ** 31;
@@ -130,21 +134,50 @@ function taskTemplate(deps: ToolDeps): ResourceTemplate {
   return template;
 }
 
+/** The JSON of one page of `tasks://all`: the caller's tasks after the cursor, and the next cursor while more follow. */
+async function readTasksPage(deps: ToolDeps, uri: URL, ctx: ServerContext, cursor: string | undefined) {
+  const owner = taskReader(uri.href, ctx);
+  try {
+    const { items, nextCursor } = await readTaskPage(
+      deps.tasks,
+      owner,
+      'all',
+      cursor,
+      DEFAULT_TASK_PAGE_SIZE,
+    );
+    return jsonContents(uri.href, { items, count: items.length, ...(nextCursor && { nextCursor }) });
+  } catch (error) {
+    if (!(error instanceof InvalidTaskCursorError)) throw error;
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Invalid cursor in ${ALL_TASKS_URI}?cursor=…: read ${ALL_TASKS_URI} for the first page, then tasks://all?cursor=<nextCursor> with each nextCursor unchanged.`,
+    );
+  }
+}
+
 export function registerTaskResources(server: McpServer, deps: ToolDeps): void {
   server.registerResource(
     'tasks',
     ALL_TASKS_URI,
     {
       title: 'All tasks',
-      description:
-        'Every task on the task list, oldest first, as JSON { items, count }. Subscribe to hear when any task changes.',
+      description: `Every task on the task list, oldest first, ${DEFAULT_TASK_PAGE_SIZE} a page, as JSON { items, count, nextCursor? }: while nextCursor is there, read tasks://all?cursor=<nextCursor> for the next page. Subscribe to hear when any task changes.`,
       mimeType: JSON_MIME,
       cacheHint: TASK_CACHE_HINT,
     },
-    async (uri, ctx) => {
-      const items = await deps.tasks.list(taskReader(uri.href, ctx), 'all');
-      return jsonContents(uri.href, { items, count: items.length });
+    (uri, ctx) => readTasksPage(deps, uri, ctx, undefined),
+  );
+
+  server.registerResource(
+    'tasks-page',
+    new ResourceTemplate(TASK_PAGE_URI_TEMPLATE, { list: undefined }),
+    {
+      title: 'A page of tasks',
+      description: `The page of ${ALL_TASKS_URI} after the one whose nextCursor is cursor, in the same JSON.`,
+      mimeType: JSON_MIME,
+      cacheHint: TASK_CACHE_HINT,
     },
+    (uri, { cursor }, ctx) => readTasksPage(deps, uri, ctx, typeof cursor === 'string' ? cursor : ''),
   );
 
   server.registerResource(

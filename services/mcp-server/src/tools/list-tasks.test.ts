@@ -6,7 +6,9 @@ import { validateToolResult } from '@mcp-workshop/shared';
 import type { TaskStore } from '@mcp-workshop/task-store';
 import { openTaskStore } from '@mcp-workshop/task-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
+import { TASKS_READ, TASKS_WRITE } from '../scopes.js';
+import { type Connected, connectInMemory, testDeps, tokenFor } from '../test-support/in-memory.js';
+import { DEFAULT_TASK_PAGE_SIZE, MAX_TASK_PAGE_SIZE } from './task-pages.js';
 
 describe('list_tasks', () => {
   let dir: string;
@@ -74,5 +76,91 @@ describe('list_tasks', () => {
     const result = await call('list_tasks', args);
     expect(result.isError).toBe(true);
     expect(validateToolResult(result).ok).toBe(true);
+  });
+
+  describe('pages', () => {
+    type Listed = { items: Array<{ id: number; title: string }>; count: number; nextCursor?: string };
+    const listed = (result: { structuredContent?: unknown }) => result.structuredContent as Listed;
+    const text = (result: { content?: unknown }) =>
+      (result.content as Array<{ text: string }>)[0]?.text ?? '';
+
+    it('answers a long list a page at a time, with a nextCursor until the last page', async () => {
+      for (let n = 1; n <= DEFAULT_TASK_PAGE_SIZE + 1; n++) await store.add('', `t${n}`);
+      const first = await call('list_tasks', {});
+      expect(validateToolResult(first).ok).toBe(true);
+      expect(listed(first).count).toBe(DEFAULT_TASK_PAGE_SIZE);
+      expect(listed(first).nextCursor).toEqual(expect.any(String));
+      expect((first.content as Array<{ text: string }>)[1]?.text).toBe(
+        `${DEFAULT_TASK_PAGE_SIZE} tasks on this page. More follow: call list_tasks again with this nextCursor.`,
+      );
+      const last = await call('list_tasks', { cursor: listed(first).nextCursor });
+      expect(titles(last)).toEqual([`t${DEFAULT_TASK_PAGE_SIZE + 1}`]);
+      expect(last.structuredContent).not.toHaveProperty('nextCursor');
+    });
+
+    it('walks every task exactly once with a small page, under a filter, while tasks are added between pages', async () => {
+      for (const title of ['a', 'b', 'c', 'd', 'e']) await store.add('', title);
+      await store.complete('', 4);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const result = await call('list_tasks', { status: 'open', limit: 2, ...(cursor && { cursor }) });
+        expect(result.isError).toBe(false);
+        seen.push(...titles(result));
+        cursor = listed(result).nextCursor;
+        if (seen.length === 2) await store.add('', 'f');
+      } while (cursor);
+      expect(seen).toEqual(['a', 'b', 'c', 'e', 'f']);
+    });
+
+    it.each([
+      ['garbage', 'not-a-cursor'],
+      ['an offset cursor of the server lists', Buffer.from('o:2').toString('base64url')],
+      ['a cursor for id 0', Buffer.from('t1.0.aaaaaaaaaaaaaaaaaaaaaa').toString('base64url')],
+      ['characters outside base64url', 'dDEuMi4=/+'],
+    ])('answers %s as a cursor with isError saying what to do, not with a page', async (_label, cursor) => {
+      for (const title of ['a', 'b', 'c']) await store.add('', title);
+      const result = await call('list_tasks', { cursor });
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toBeUndefined();
+      expect(text(result)).toMatch(
+        /^That cursor is not one list_tasks gave you .* leave cursor out to start from the first page\.$/,
+      );
+    });
+
+    it('refuses a cursor that was changed by one character', async () => {
+      for (const title of ['a', 'b', 'c']) await store.add('', title);
+      const cursor = listed(await call('list_tasks', { limit: 1 })).nextCursor ?? '';
+      const changed = `${cursor.slice(0, -1)}${cursor.endsWith('A') ? 'B' : 'A'}`;
+      expect((await call('list_tasks', { cursor: changed })).isError).toBe(true);
+    });
+
+    it.each([0, MAX_TASK_PAGE_SIZE + 1, 1.5])('refuses a page size of %s with isError', async (limit) => {
+      const result = await call('list_tasks', { limit });
+      expect(result.isError).toBe(true);
+      expect(validateToolResult(result).ok).toBe(true);
+    });
+
+    it("refuses another user's cursor exactly as garbage, and shows nothing of theirs", async () => {
+      const both = [TASKS_READ, TASKS_WRITE];
+      const alice = await connectInMemory(testDeps({ tasks: store }), { authInfo: tokenFor('alice', both) });
+      const bob = await connectInMemory(testDeps({ tasks: store }), { authInfo: tokenFor('bob', both) });
+      try {
+        for (const title of ['a1', 'a2', 'a3']) await store.add('sub:alice', title);
+        for (const title of ['b1', 'b2', 'b3']) await store.add('sub:bob', title);
+        const list = (conn: Connected, args: Record<string, unknown>) =>
+          conn.client.callTool({ name: 'list_tasks', arguments: args });
+        const hers = listed(await list(alice, { limit: 1 })).nextCursor;
+        const refused = await list(bob, { cursor: hers });
+        expect(refused.isError).toBe(true);
+        expect(text(refused)).toBe(text(await list(bob, { cursor: 'not-a-cursor' })));
+        // Her cursor still works for her, and his own pages are his.
+        expect(titles(await list(alice, { cursor: hers }))).toEqual(['a2', 'a3']);
+        expect(titles(await list(bob, { limit: 1 }))).toEqual(['b1']);
+      } finally {
+        await alice.close();
+        await bob.close();
+      }
+    });
   });
 });

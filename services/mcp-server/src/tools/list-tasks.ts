@@ -1,15 +1,22 @@
 /**
  * @module tools/list-tasks
- * `list_tasks`: the tasks on the persistent task list, optionally only open or done ones. Only the
- * caller's own (`context.owner`); with sign-in off, the one shared list. MCP Apps hosts draw the
- * result as the `ui://tasks/board` view (`views/tasks/`).
+ * `list_tasks`: the tasks on the persistent task list, optionally only open or done ones, a page at
+ * a time (`task-pages.ts`): a full list is 10,000 tasks, too much for one answer to a model or to
+ * hold for a client that reads slowly. Only the caller's own (`context.owner`); with sign-in off,
+ * the one shared list. MCP Apps hosts draw the result as the `ui://tasks/board` view (`views/tasks/`).
  * Test: `list-tasks.test.ts`, across users `task-owners.test.ts`.
  */
-import { okList } from '@mcp-workshop/shared';
+import { fail, okList } from '@mcp-workshop/shared';
 import { z } from 'zod';
 import { TASK_BOARD_URI } from '../resources/views.js';
 import { TASKS_READ } from '../scopes.js';
 import { defineTool } from './define-tool.js';
+import {
+  DEFAULT_TASK_PAGE_SIZE,
+  InvalidTaskCursorError,
+  MAX_TASK_PAGE_SIZE,
+  readTaskPage,
+} from './task-pages.js';
 import { TASK_STATUSES, taskSchema } from './task-schema.js';
 
 const input = z.object({
@@ -17,12 +24,32 @@ const input = z.object({
     .enum(TASK_STATUSES)
     .default('all')
     .describe('Which tasks to list: "open" (not done yet), "done", or "all" (the default).'),
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      'To get the next page: the nextCursor of the previous list_tasks answer, unchanged, with the same status.',
+    ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_TASK_PAGE_SIZE)
+    .default(DEFAULT_TASK_PAGE_SIZE)
+    .describe(
+      `How many tasks one page holds at most, 1 to ${MAX_TASK_PAGE_SIZE} (default ${DEFAULT_TASK_PAGE_SIZE}).`,
+    ),
 });
 
 const output = z.object({
-  items: z.array(taskSchema).describe('The matching tasks, oldest first.'),
+  items: z.array(taskSchema).describe('The matching tasks on this page, oldest first.'),
   count: z.number().int().describe('How many tasks are in items.'),
   status: z.enum(TASK_STATUSES).describe('The filter that was applied.'),
+  nextCursor: z
+    .string()
+    .optional()
+    .describe('Present when more tasks follow: pass it as cursor, with the same status, for the next page.'),
 });
 
 export const listTasks = defineTool({
@@ -36,14 +63,27 @@ export const listTasks = defineTool({
   scopes: [TASKS_READ],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   ui: { resourceUri: TASK_BOARD_URI },
-  async run({ status }, { deps, owner, log }) {
-    const tasks = await deps.tasks.list(owner, status);
-    await log('debug', 'Listed tasks', { status, count: tasks.length });
+  async run({ status, cursor, limit }, { deps, owner, log }) {
+    let page: Awaited<ReturnType<typeof readTaskPage>>;
+    try {
+      page = await readTaskPage(deps.tasks, owner, status, cursor, limit);
+    } catch (error) {
+      if (!(error instanceof InvalidTaskCursorError)) throw error;
+      return fail(
+        'That cursor is not one list_tasks gave you (it may have been changed or cut). ' +
+          'Pass nextCursor from the previous list_tasks answer exactly as it was, or leave cursor out to start from the first page.',
+      );
+    }
+    const { items, nextCursor } = page;
+    await log('debug', 'Listed tasks', { status, count: items.length, more: nextCursor !== undefined });
     const which = status === 'all' ? '' : `${status} `;
+    const more = nextCursor ? ' More follow: call list_tasks again with this nextCursor.' : '';
     return okList(
-      tasks,
-      { status },
-      { summary: `${tasks.length} ${which}task${tasks.length === 1 ? '' : 's'}.` },
+      items,
+      { status, ...(nextCursor && { nextCursor }) },
+      {
+        summary: `${items.length} ${which}task${items.length === 1 ? '' : 's'}${nextCursor ? ' on this page' : ''}.${more}`,
+      },
     );
   },
 });

@@ -170,7 +170,7 @@ describe('example tool logs', () => {
     await call('delete_task', { id: 1 });
     expect(logs.map(({ level, logger, data }) => [level, logger, data])).toEqual([
       ['info', 'mcp-workshop/add_task', { id: 1, message: 'Added a task' }],
-      ['debug', 'mcp-workshop/list_tasks', { status: 'all', count: 1, message: 'Listed tasks' }],
+      ['debug', 'mcp-workshop/list_tasks', { status: 'all', count: 1, more: false, message: 'Listed tasks' }],
       ['info', 'mcp-workshop/complete_task', { id: 1, message: 'Completed a task' }],
       ['info', 'mcp-workshop/delete_task', { id: 1, confirmedByUser: false, message: 'Deleted a task' }],
     ]);

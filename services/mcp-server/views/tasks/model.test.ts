@@ -26,6 +26,18 @@ describe('task board model', () => {
     expect(board && headline(board)).toBe('1 open task');
   });
 
+  it('does not count totals from a list_tasks page that has more after it', () => {
+    const board = parseBoard({
+      items: [task(1, false), task(2, true)],
+      count: 2,
+      status: 'all',
+      nextCursor: 'dDE',
+    });
+    expect(board).toMatchObject({ filter: 'all', more: true });
+    expect(board?.totals).toBeUndefined();
+    expect(board && headline(board)).toBe('first 2 all tasks');
+  });
+
   it('takes the totals task_board_refresh sends, whatever the filter', () => {
     const board = parseBoard({ items: [], count: 0, status: 'done', openCount: 4, doneCount: 0 });
     expect(board && headline(board)).toBe('4 open · 0 done');

@@ -14,6 +14,7 @@ const boardSchema = z.object({
   status: z.enum(['all', 'open', 'done']),
   openCount: z.number().int().optional(),
   doneCount: z.number().int().optional(),
+  nextCursor: z.string().optional(),
 });
 
 export interface Board {
@@ -21,17 +22,20 @@ export interface Board {
   filter: Filter;
   /** Totals across every task of the caller: from the refresh, else counted from a full list. */
   totals?: { open: number; done: number };
+  /** A `list_tasks` page with more after it: the items are not all of the caller's tasks. */
+  more?: boolean;
 }
 
 /** The board in `structuredContent`, or undefined when it is not a task list. */
 export function parseBoard(structuredContent: unknown): Board | undefined {
   const parsed = boardSchema.safeParse(structuredContent);
   if (!parsed.success) return undefined;
-  const { items, status, openCount, doneCount } = parsed.data;
+  const { items, status, openCount, doneCount, nextCursor } = parsed.data;
   if (openCount !== undefined && doneCount !== undefined) {
     return { items, filter: status, totals: { open: openCount, done: doneCount } };
   }
-  // list_tasks has no totals; only an unfiltered list shows them all.
+  // list_tasks has no totals; only an unfiltered list on one page shows them all.
+  if (nextCursor !== undefined) return { items, filter: status, more: true };
   if (status !== 'all') return { items, filter: status };
   const done = items.filter((item) => item.done).length;
   return { items, filter: status, totals: { open: items.length - done, done } };
@@ -40,5 +44,6 @@ export function parseBoard(structuredContent: unknown): Board | undefined {
 /** The header line: "2 open · 3 done", or the filter when the totals are not known yet. */
 export function headline(board: Board): string {
   if (board.totals) return `${board.totals.open} open · ${board.totals.done} done`;
-  return `${board.items.length} ${board.filter} task${board.items.length === 1 ? '' : 's'}`;
+  const shown = `${board.items.length} ${board.filter} task${board.items.length === 1 ? '' : 's'}`;
+  return board.more ? `first ${shown}` : shown;
 }
