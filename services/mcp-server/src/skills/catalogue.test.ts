@@ -4,7 +4,7 @@
  * client's `SkillsClient`, which verifies every file against its digest and size. Then what
  * `load()` does with a missing folder and a broken skill. Partner: `catalogue.ts`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -15,9 +15,22 @@ import { startTestServer, type TestServer } from '../../test/support/http.js';
 import { createMcpServer } from '../server.js';
 import { testDeps } from '../test-support/in-memory.js';
 import { connectRaw } from '../test-support/raw-rpc.js';
-import { createWorkshopSkills, SKILLS_CACHE_HINT } from './catalogue.js';
+import { createWorkshopSkills, DEFAULT_SKILLS_DIR, SKILLS_CACHE_HINT } from './catalogue.js';
 
 const ADD_A_TOOL = 'skill://add-a-tool/SKILL.md';
+/** The skills this package ships. A participant adds others beside them (module 6). */
+const SHIPPED_SKILLS = ['add-a-tool', 'manage-tasks'];
+const manifestUri = (name: string) => `skill://${name}/SKILL.md`;
+
+/** The folders of `skills/` that hold a SKILL.md, by name: what the server should list. */
+function skillFolders(): string[] {
+  return readdirSync(DEFAULT_SKILLS_DIR, { withFileTypes: true })
+    .filter(
+      (entry) => entry.isDirectory() && existsSync(path.join(DEFAULT_SKILLS_DIR, entry.name, 'SKILL.md')),
+    )
+    .map((entry) => entry.name)
+    .sort();
+}
 
 /** The JSON-RPC code of a rejected request, or undefined when it did not fail that way. */
 async function codeOf(request: Promise<unknown>): Promise<number | undefined> {
@@ -50,22 +63,29 @@ describe('the skills extension over HTTP (2026-07-28)', () => {
     expect([skills.supported, skills.directoryRead]).toEqual([true, true]);
   });
 
-  it('lists every skill with its frontmatter, each file with a sha256 digest and size, and the cache hint', async () => {
+  it('lists each skill of the folder, the shipped ones among them, with its frontmatter, each file with a sha256 digest and size, and the cache hint', async () => {
     const listing = await skills.list();
-    expect(listing.skills.map((skill) => skill.uri)).toEqual([ADD_A_TOOL, 'skill://manage-tasks/SKILL.md']);
     expect(listing.invalid).toEqual([]);
+    const uris = listing.skills.map((skill) => skill.uri);
+    expect(uris).toEqual(expect.arrayContaining(SHIPPED_SKILLS.map(manifestUri)));
+    expect([...uris].sort()).toEqual(skillFolders().map(manifestUri));
     expect([listing.ttlMs, listing.cacheScope]).toEqual([
       SKILLS_CACHE_HINT.ttlMs,
       SKILLS_CACHE_HINT.cacheScope,
     ]);
-    const [addATool] = listing.skills;
-    expect(addATool?.frontmatter.name).toBe('add-a-tool');
+    for (const skill of listing.skills) {
+      expect(manifestUri(skill.frontmatter.name)).toBe(skill.uri);
+      expect(skill.frontmatter.description, skill.uri).toMatch(/\S/);
+      const files = skill.resources === 'dynamic' ? [] : skill.resources;
+      expect(files.map((file) => file.uri)).toContain(skill.uri);
+      for (const file of files) {
+        expect(file.digest, file.uri).toMatch(/^sha256:[0-9a-f]{64}$/);
+        expect(file.size, file.uri).toBeGreaterThan(0);
+      }
+    }
+    const addATool = listing.skills.find((skill) => skill.uri === ADD_A_TOOL);
     const files = addATool?.resources === 'dynamic' ? [] : (addATool?.resources ?? []);
     expect(files.map((file) => file.uri)).toEqual([ADD_A_TOOL, 'skill://add-a-tool/references/checklist.md']);
-    for (const file of files) {
-      expect(file.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
-      expect(file.size).toBeGreaterThan(0);
-    }
   });
 
   it('gets one skill by its SKILL.md URI, with the cache hint', async () => {
