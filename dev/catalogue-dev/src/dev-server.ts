@@ -6,14 +6,15 @@
  * reads the catalogue's own modules, so it serves exactly what `node dist/index.js` would, from the
  * same environment:
  * - `src/env.ts` `loadEnv()`, `src/deps.ts` `createDeps()` and `src/serve.ts` `serveHttp()`, once;
- * - `src/hosted.ts` `hostedCatalogue()` and `catalogueOptions()`, again on every reload.
+ * - `src/hosted.ts` `hostedCatalogue()`, `catalogueOptions()` and `cataloguePolicy()` (the scopes
+ *   the HTTP check judges by), again on every reload.
  * The task database, the weather and the skills are built once and handed to every catalogue. Tests:
  * `dev-server.e2e.test.ts`, and `dev-server.test.ts` for which saves reload.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AppOptions, HostApp } from '@mcp-workshop/mcp-host';
+import type { AppOptions, HostApp, ScopePolicy } from '@mcp-workshop/mcp-host';
 import { createLogger, type Logger } from '@mcp-workshop/mcp-host/logger';
 import { createCatalogueLoader } from './module-loader.js';
 import { createReloader, type ReloadEvent } from './reloader.js';
@@ -28,6 +29,7 @@ interface DepsModule {
 interface HostedModule {
   catalogueOptions(env: unknown): Record<string, unknown>;
   hostedCatalogue(deps: unknown, options: Record<string, unknown>): Pick<AppOptions, 'buildServer'>;
+  cataloguePolicy(): ScopePolicy;
 }
 interface ServeModule {
   serveHttp(options: Record<string, unknown>): Promise<{ app: HostApp; port: number }>;
@@ -86,7 +88,9 @@ export async function startCatalogueDev(root: string): Promise<CatalogueDev> {
         await deps.skills?.reload();
       loader.reset(files);
       const next = await loadCatalogue();
-      return host.app.reload(next.buildServer);
+      // The scopes its tools and prompts now declare: with sign-in on, the HTTP check follows them.
+      const policy = (await loader.import<HostedModule>('src/hosted.ts')).cataloguePolicy();
+      return host.app.reload(next.buildServer, { policy });
     },
     report: (event) => reportReload(logger, root, event),
   });

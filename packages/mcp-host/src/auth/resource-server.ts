@@ -40,13 +40,20 @@ export interface ResourceServer {
    * from the request's one reading (`http/request-reading.ts`).
    */
   scopes: RequestHandler;
-  policy: ScopePolicy;
+  /** The policy in force: the one handed over at start, or at the last {@link usePolicy}. */
+  readonly policy: ScopePolicy;
+  /**
+   * Checks every request from now on against `next` (a reload that changed which scope a tool,
+   * prompt or resource needs). The scopes published in the metadata and in 401 challenges stay
+   * those of the start: a scope name the server did not know then needs a restart to be offered.
+   */
+  usePolicy(next: ScopePolicy): void;
   resourceMetadataUrl: string;
 }
 
 export function createResourceServer(options: ResourceServerOptions): ResourceServer {
-  const { issuer, resource, logger } = options;
-  const { policy, name } = options;
+  const { issuer, resource, logger, name } = options;
+  let policy = options.policy;
   const resourceMetadataUrl = protectedResourceMetadataUrl(resource);
   const documentationUrl = options.documentationUrl ?? new URL('/docs/auth', resource).href;
   const verify = createTokenVerifier({
@@ -76,7 +83,12 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     metadata,
     authenticate: authenticate(settings),
     scopes: requireScopes(settings, (req) => scopesForReading(readingOf(req), policy)),
-    policy,
+    get policy() {
+      return policy;
+    },
+    usePolicy(next) {
+      policy = next;
+    },
     resourceMetadataUrl,
   };
 }

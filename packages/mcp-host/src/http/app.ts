@@ -154,8 +154,13 @@ export interface HostApp {
    * is tried once first, so one that throws changes nothing; then pooled instances are retired,
    * live 2025 sessions move onto new instances (same id, same streams) and hear list_changed, and
    * so does every 2026-07-28 listen stream. Calls already running finish on the old instances.
+   * With sign-in on, `policy` (when given) is what the HTTP scope check judges every request by from
+   * then on, so a save that changes a tool's scopes is checked as the file now says.
    */
-  reload(buildServer: () => McpServer): Promise<{ sessions: number; failed: number }>;
+  reload(
+    buildServer: () => McpServer,
+    options?: { policy?: ScopePolicy },
+  ): Promise<{ sessions: number; failed: number }>;
 }
 
 export function createApp(options: AppOptions): HostApp {
@@ -218,7 +223,10 @@ export function createApp(options: AppOptions): HostApp {
     ...(options.reloadable && { reloadable: true }),
     ...(resourceServer && {
       auth: {
-        policy: resourceServer.policy,
+        // Read at each request, so a reload that hands over a new policy (`reload`) is followed.
+        get policy() {
+          return resourceServer.policy;
+        },
         resourceMetadataUrl: resourceServer.resourceMetadataUrl,
         clock: {
           now: options.auth?.now ?? (() => new Date()),
@@ -347,12 +355,13 @@ export function createApp(options: AppOptions): HostApp {
     if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'Internal server error');
   }) satisfies express.ErrorRequestHandler);
 
-  const reload = async (next: () => McpServer) => {
+  const reload = async (next: () => McpServer, reloaded: { policy?: ScopePolicy } = {}) => {
     if (!options.reloadable) throw new Error('This host was not started with reloadable: true.');
     // Built once before anything changes: a catalogue that throws while registering keeps the old one serving.
     const probe = next();
     await probe.close();
     currentFactory = next;
+    if (reloaded.policy) resourceServer?.usePolicy(reloaded.policy);
     catalogueLoadedAt = new Date();
     return endpoint.reload();
   };

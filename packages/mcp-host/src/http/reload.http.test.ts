@@ -3,17 +3,33 @@
  * `HostApp.reload` on the fixture host, over real HTTP with the SDK's own client: a live 2025
  * session keeps its id and hears tools/list_changed, then lists and calls the new catalogue; the
  * log level it set survives the move; a 2026-07-28 listen stream hears the change; pooled and
- * curl-path instances come from the new catalogue; a catalogue that throws changes nothing; and a
- * host started without `reloadable` refuses.
+ * curl-path instances come from the new catalogue; a catalogue that throws changes nothing; with
+ * sign-in on, the HTTP scope check follows the policy a reload hands over; and a host started
+ * without `reloadable` refuses.
  */
 
-import { openListenStream, postModern, readMessages } from '@mcp-workshop/test-infra';
+import {
+  freePort,
+  openListenStream,
+  postModern,
+  readMessages,
+  startTestIssuer,
+  type TestIssuer,
+} from '@mcp-workshop/test-infra';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { discoverIssuer } from '../auth/issuer.js';
+import { createScopePolicy } from '../auth/policy.js';
 import { startFixtureHost } from '../test-support/fixture-host.js';
-import { createFixtureFeed, createFixtureServer } from '../test-support/fixture-server.js';
+import {
+  createFixtureFeed,
+  createFixtureServer,
+  FIXTURE_POLICY,
+  NOTES_READ,
+  NOTES_WRITE,
+} from '../test-support/fixture-server.js';
 import type { HttpHost } from './start.js';
 
 /** The fixture's catalogue with one more tool: what a participant's save adds. */
@@ -150,6 +166,62 @@ describe('HostApp.reload', () => {
       await postModern(host.mcpUrl, 'tools/call', { name: 'echo', arguments: { text: 'ok' } }),
     );
     expect(modern[0]?.result?.content).toEqual([{ type: 'text', text: 'ok' }]);
+  });
+});
+
+describe('HostApp.reload with sign-in on', () => {
+  let issuer: TestIssuer;
+  let host: HttpHost;
+  beforeAll(async () => {
+    issuer = await startTestIssuer();
+    const port = await freePort();
+    host = await startFixtureHost({
+      port,
+      reloadable: true,
+      auth: {
+        issuer: await discoverIssuer(issuer.issuer),
+        resource: `http://127.0.0.1:${port}/mcp`,
+        policy: FIXTURE_POLICY,
+      },
+    });
+  });
+  afterAll(async () => {
+    await host?.close();
+    await issuer?.close();
+  });
+
+  /** The fixture's policy, with `echo` needing notes:write as a save of its file might say. */
+  const echoNeedsWrite = createScopePolicy({
+    supported: [NOTES_READ, NOTES_WRITE],
+    tools: [
+      { name: 'write_note', scopes: [NOTES_WRITE] },
+      { name: 'echo', scopes: [NOTES_WRITE] },
+    ],
+    resourceSchemes: { notes: [NOTES_READ] },
+  });
+
+  const echoAs = async (scopes: string[]) => {
+    const token = await issuer.token({ subject: 'reloader', resource: host.mcpUrl, scopes });
+    const response = await postModern(
+      host.mcpUrl,
+      'tools/call',
+      { name: 'echo', arguments: { text: 'scoped' } },
+      { headers: { authorization: `Bearer ${token}` } },
+    );
+    await response.text();
+    return response.status;
+  };
+
+  it('checks scopes over HTTP with the policy the reload handed over', async () => {
+    expect(await echoAs([])).toBe(200);
+    await host.app.reload(createFixtureServer, { policy: echoNeedsWrite });
+    expect(await echoAs([])).toBe(403);
+    expect(await echoAs([NOTES_WRITE])).toBe(200);
+    // A reload without a policy keeps the one in force.
+    await host.app.reload(createFixtureServer);
+    expect(await echoAs([])).toBe(403);
+    await host.app.reload(createFixtureServer, { policy: FIXTURE_POLICY });
+    expect(await echoAs([])).toBe(200);
   });
 });
 
