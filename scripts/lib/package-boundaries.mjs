@@ -2,11 +2,13 @@
  * Who may import whom, as the house is laid out (ADR 016): the catalogue's source imports no hosting
  * library; the host and the task store import no catalogue, and not each other. Read from the files as
  * text, tests included for the libraries (a host test that imports the catalogue would prove nothing).
- * The catalogue's size is held too: its lines of source, and the entries at the top of its `src`.
+ * The catalogue's size is held too: its lines of source, and the entries at the top of its `src`. And
+ * only the services `pnpm start` runs have a `start` script, since `turbo run start` starts every one.
  * Checked by `package-boundaries.test.mjs`, which `node --test scripts/lib/` runs in CI.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { parse } from 'yaml';
 
 /** The catalogue's source may not name these: they are the host's and the task store's business. */
 export const HOSTING_LIBRARIES = [
@@ -116,4 +118,45 @@ export function catalogueLines(root) {
     (sum, file) => sum + fs.readFileSync(file, 'utf8').split('\n').length - 1,
     0,
   );
+}
+
+/**
+ * The packages `pnpm start` (`turbo run start`) runs: the deployable services, each on a port of its
+ * own. Any other package with a `start` script would be started beside them, as the conformance server
+ * once was, on the catalogue's port 3000.
+ */
+export const STARTED_SERVICES = ['services/mcp-server', 'services/agent', 'services/demo-model'];
+
+/** The workspace's package folders, as pnpm-workspace.yaml's `dir/*` patterns list them. */
+export function workspacePackages(root) {
+  const { packages = [] } = parse(fs.readFileSync(path.join(root, 'pnpm-workspace.yaml'), 'utf8'));
+  const patterns = packages.filter((pattern) => !pattern.startsWith('!'));
+  return patterns.flatMap((pattern) => {
+    const base = pattern.endsWith('/*') ? pattern.slice(0, -2) : undefined;
+    const dirs = base
+      ? fs
+          .readdirSync(path.join(root, base), { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => `${base}/${entry.name}`)
+      : [pattern];
+    return dirs.filter((dir) => fs.existsSync(path.join(root, dir, 'package.json')));
+  });
+}
+
+/**
+ * Every package that breaks the rule for `start`: one outside `STARTED_SERVICES` that has a `start`
+ * script, or a listed service without one.
+ */
+export function startScriptBreaches(root, started = STARTED_SERVICES) {
+  return workspacePackages(root).flatMap((dir) => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, dir, 'package.json'), 'utf8'));
+    const start = manifest.scripts?.start;
+    if (started.includes(dir))
+      return start ? [] : [`${dir}: a service \`pnpm start\` runs, without a start script`];
+    return start === undefined
+      ? []
+      : [
+          `${dir}: "start": ${JSON.stringify(start)}, but only ${started.join(', ')} may have one (\`pnpm start\` runs every start script; name it e.g. "serve")`,
+        ];
+  });
 }

@@ -13,7 +13,9 @@ import {
   MAX_CATALOGUE_LINES,
   names,
   RULES,
+  STARTED_SERVICES,
   specifiersIn,
+  startScriptBreaches,
 } from './package-boundaries.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -66,7 +68,53 @@ describe('breaches', () => {
   });
 });
 
+describe('startScriptBreaches', () => {
+  /** A scratch workspace: `scripts` per package folder, as their package.json files hold them. */
+  function workspace(packages) {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'boundaries-start-'));
+    fs.writeFileSync(path.join(root, 'pnpm-workspace.yaml'), "packages:\n  - services/*\n  - 'dev/*'\n");
+    for (const [dir, scripts] of Object.entries(packages)) {
+      fs.mkdirSync(path.join(root, dir), { recursive: true });
+      fs.writeFileSync(path.join(root, dir, 'package.json'), JSON.stringify({ name: dir, scripts }));
+    }
+    return root;
+  }
+
+  it('fails a package outside the started services that adds a start script, and a service without one', () => {
+    const root = workspace({
+      'services/mcp-server': { start: 'node dist/index.js' },
+      'services/agent': { build: 'tsc' },
+      'dev/conformance-server': { start: 'node dist/index.js', serve: 'node dist/index.js' },
+      'dev/launcher': { build: 'tsc' },
+    });
+    try {
+      const found = startScriptBreaches(root, ['services/mcp-server', 'services/agent']);
+      assert.equal(found.length, 2, found.join('\n'));
+      assert.match(found[0] ?? '', /^services\/agent: a service `pnpm start` runs, without a start script/);
+      assert.match(found[1] ?? '', /^dev\/conformance-server: "start": "node dist\/index\.js", but only /);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('passes a workspace whose only start scripts are the services ones', () => {
+    const root = workspace({
+      'services/mcp-server': { start: 'node dist/index.js' },
+      'dev/conformance-server': { serve: 'node dist/index.js' },
+    });
+    try {
+      assert.deepEqual(startScriptBreaches(root, ['services/mcp-server']), []);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('this repository', () => {
+  it(`only ${STARTED_SERVICES.join(', ')} have a start script`, () => {
+    assert.deepEqual(startScriptBreaches(ROOT), []);
+  });
+
   for (const rule of RULES) {
     it(`${rule.dir} imports none of ${rule.forbidden.length} forbidden packages`, () => {
       assert.deepEqual(breaches(ROOT, rule), []);

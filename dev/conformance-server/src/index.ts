@@ -20,7 +20,8 @@ import { conformanceServerOptions } from './fixtures/index.js';
 
 async function main(): Promise<void> {
   const env = loadConformanceEnv();
-  const logger = createLogger(env.LOG_LEVEL);
+  // Its own name on every line: beside the catalogue's server, a failure here must not read as the catalogue's.
+  const logger = createLogger(env.LOG_LEVEL, { service: 'conformance-server' });
   const deps = createDeps(env, logger);
   const catalogue = hostedCatalogue(deps, { ...catalogueOptions(env), ...conformanceServerOptions });
   await serveHttp({ env, logger, deps, catalogue });
