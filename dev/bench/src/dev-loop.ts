@@ -78,22 +78,7 @@ export async function measureDevLoop(saves: number): Promise<DevLoopReport> {
       return { visible, answer: performance.now() - savedAt };
     };
 
-    const first = await measureSave(0, () => {
-      dev.save('src/tools/bench-probe.ts', probeTool(0));
-      dev.save(
-        'src/tools/index.ts',
-        dev
-          .read('src/tools/index.ts')
-          .replace(
-            "import { listTasks } from './list-tasks.js';",
-            "import { benchProbe } from './bench-probe.js';\nimport { listTasks } from './list-tasks.js';",
-          )
-          .replace(
-            'export const tools: readonly WorkshopTool[] = [',
-            'export const tools: readonly WorkshopTool[] = [\n  benchProbe,',
-          ),
-      );
-    });
+    const first = await measureSave(0, () => dev.addTool('bench-probe', 'benchProbe', probeTool(0)));
     const visibleMs: number[] = [];
     const answerMs: number[] = [];
     for (let round = 1; round <= saves; round++) {

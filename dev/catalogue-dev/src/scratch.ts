@@ -5,10 +5,28 @@
  * resolve through that package's node_modules) and goes when the process is stopped.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/** The catalogue's one list of tools; in the copy, the catalogue's list plus the tools a test adds. */
+const TOOL_LIST = 'src/tools/index.ts';
+/** Where the copy keeps the catalogue's own list, beside its tools so that its imports still resolve. */
+const CATALOGUE_TOOL_LIST = 'src/tools/index.catalogue.ts';
+
+/** The copy's `tools/index.ts`: the catalogue's tools, then `added`. */
+function scratchToolList(added: ReadonlyArray<{ file: string; exportName: string }>): string {
+  return [
+    "// The scratch copy's tool list: the catalogue's own, then the tools a test added.",
+    "import { tools as catalogueTools } from './index.catalogue.js';",
+    "import type { WorkshopTool } from './define-tool.js';",
+    ...added.map(({ file, exportName }) => `import { ${exportName} } from './${file}.js';`),
+    '',
+    `export const tools: readonly WorkshopTool[] = [...catalogueTools${added.map(({ exportName }) => `, ${exportName}`).join('')}];`,
+    '',
+  ].join('\n');
+}
 
 /** The built entry, from `src/` (tests) and from `dist/` alike. */
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -25,6 +43,11 @@ export interface ScratchDev {
   /** Writes a file of the copy, relative to its root: a save. */
   save(relative: string, text: string): void;
   read(relative: string): string;
+  /**
+   * Saves `src/tools/<file>.ts` with `source`, which exports `exportName`, and then the copy's tool
+   * list with it added: two saves, as a person makes them.
+   */
+  addTool(file: string, exportName: string, source: string): void;
   /** Stops the process and removes the copy and its data folder. */
   stop(): Promise<void>;
 }
@@ -50,6 +73,11 @@ export async function startDevOnScratchCopy(
   // The views' tsconfig extends the repository's by a relative path: one folder deeper here.
   const viewsConfig = file('views/tsconfig.json');
   writeFileSync(viewsConfig, readFileSync(viewsConfig, 'utf8').replace('"../../../', '"../../../../'));
+  // The copy's tool list is the catalogue's, whatever it holds, then the tools a test adds: a test
+  // never edits the catalogue's own list, which is the participant's file.
+  renameSync(file(TOOL_LIST), file(CATALOGUE_TOOL_LIST));
+  writeFileSync(file(TOOL_LIST), scratchToolList([]));
+  const added: Array<{ file: string; exportName: string }> = [];
 
   let log = '';
   const child: ChildProcess = spawn(process.execPath, [CLI, root], {
@@ -84,6 +112,15 @@ export async function startDevOnScratchCopy(
     log: () => log,
     save: (relative, text) => writeFileSync(file(relative), text),
     read: (relative) => readFileSync(file(relative), 'utf8'),
+    addTool: (toolFile, exportName, source) => {
+      if (!/^[a-z][a-z0-9-]*$/.test(toolFile) || !/^[A-Za-z_$][\w$]*$/.test(exportName))
+        throw new Error(
+          `addTool: "${toolFile}" must be a file name in kebab-case, "${exportName}" an identifier`,
+        );
+      writeFileSync(file(`src/tools/${toolFile}.ts`), source);
+      added.push({ file: toolFile, exportName });
+      writeFileSync(file(TOOL_LIST), scratchToolList(added));
+    },
     stop,
   };
 }
