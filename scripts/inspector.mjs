@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 /**
- * `pnpm inspector [args]`: runs MCP Inspector, the pinned version from scripts/lib/inspector-node.mjs,
- * through `npx -y` (the first run downloads it into npm's cache), with the same arguments on Node 20,
- * 22 and 24. The Inspector 2.x needs Node 22.19 or newer; on an older Node on Linux x64 this script
- * lends it the Node 22 that `pnpm install` put in dev/node22, and says so on stderr.
+ * `pnpm inspector [args]`: runs MCP Inspector, the version `pnpm install` put in node_modules (pinned in
+ * pnpm-workspace.yaml's catalog), with the same arguments on Node 20, 22 and 24, and without the
+ * network. The Inspector 2.x needs Node 22.19 or newer; on an older Node on Linux x64 this script runs
+ * it on the Node 22 that `pnpm install` put in dev/node22, and says so on stderr.
  *
  *   pnpm inspector --cli http://127.0.0.1:3000/mcp --method tools/list
  *   pnpm inspector --cli node services/mcp-server/dist/index.js --stdio --method tools/list
  *   pnpm inspector --config examples/clients/inspector-config.json      (the web UI)
  *
- * The borrowed Node goes first on PATH, so npx, the Inspector and any `node` the Inspector starts
- * (a stdio server's command) all run on it. Exits with the Inspector's exit code.
+ * The borrowed Node also goes first on PATH, so any `node` the Inspector starts (a stdio server's
+ * command) runs on it too. Exits with the Inspector's exit code. inspector.process.test.mjs runs it
+ * as a process, offline.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,6 +23,7 @@ import {
   BUNDLED_NODE_PACKAGE,
   bundledNodeNotice,
   chooseNode,
+  INSPECTOR_ENTRY,
   INSPECTOR_PACKAGE,
 } from './lib/inspector-node.mjs';
 
@@ -29,31 +31,26 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function main() {
   const choice = chooseNode(process.version, process.platform, process.arch);
-  const env = npmEnvironment(process.env);
   if (choice.kind === 'unsupported') {
     console.error(`inspector: ${choice.message}`);
     process.exit(1);
   }
+  const entry = inspectorEntry();
+  const env = { ...process.env };
+  let node = process.execPath;
   if (choice.kind === 'bundled') {
     const bundled = bundledNode();
     console.error(bundledNodeNotice(process.version, bundled.version));
     const pathKey = Object.keys(env).find((key) => key.toUpperCase() === 'PATH') ?? 'PATH';
     env[pathKey] = [bundled.binDir, env[pathKey]].filter(Boolean).join(path.delimiter);
+    node = path.join(bundled.binDir, 'node');
   }
 
-  // -y: without it npx stops at "Ok to proceed?" before the first download (and a `yes=false`
-  // in ~/.npmrc makes it ask every time).
-  const args = ['-y', INSPECTOR_PACKAGE, ...process.argv.slice(2)];
-  const windows = process.platform === 'win32';
-  // npx is a .cmd file on Windows, which Node only starts through a shell; quote for cmd.exe.
-  const child = windows
-    ? spawn('npx.cmd', args.map(quoteForCmd), { env, stdio: 'inherit', shell: true })
-    : spawn('npx', args, { env, stdio: 'inherit' });
-
+  const child = spawn(node, [entry, ...process.argv.slice(2)], { env, stdio: 'inherit' });
   // Ctrl-C reaches the Inspector too (same process group); wait for it to finish rather than die first.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('error', (err) => {
-    console.error(`inspector: could not start npx (${err.message}). It comes with Node; is it on PATH?`);
+    console.error(`inspector: could not start ${node} (${err.message}).`);
     process.exit(1);
   });
   child.on('exit', (code, signal) => {
@@ -61,23 +58,21 @@ function main() {
   });
 }
 
-/**
- * The environment for npx. Under `pnpm inspector`, pnpm exports its whole configuration as
- * npm_config_* variables: npm warns about the pnpm-only ones (catalog, overrides, …) and would read
- * pnpm's rc file as its own globalconfig. npm reads the same .npmrc files itself, so drop them.
- */
-function npmEnvironment(source) {
-  const env = { ...source };
-  if (!String(env.npm_config_user_agent).startsWith('pnpm/')) return env;
-  for (const key of Object.keys(env)) {
-    if (
-      /^npm_(config|package|lifecycle)_/i.test(key) ||
-      /^npm_(command|execpath|node_execpath)$/i.test(key)
-    ) {
-      delete env[key];
-    }
+/** The Inspector's launcher in node_modules, or exit with what to do when `pnpm install` has not run. */
+function inspectorEntry() {
+  try {
+    const require = createRequire(path.join(ROOT, 'package.json'));
+    const manifest = require.resolve(`${INSPECTOR_PACKAGE}/package.json`);
+    const entry = path.join(path.dirname(manifest), INSPECTOR_ENTRY);
+    if (fs.existsSync(entry)) return entry;
+  } catch {
+    // Not installed: handled below.
   }
-  return env;
+  console.error(
+    `inspector: ${INSPECTOR_PACKAGE} is not in node_modules. Run \`pnpm install\` ` +
+      '(the one step that needs the network), then `pnpm inspector` again.',
+  );
+  process.exit(1);
 }
 
 /** The Node 22 binary of dev/node22, or exit with what to do when `pnpm install` did not fetch it. */
@@ -98,10 +93,6 @@ function bundledNode() {
       'or install Node 22 or 24 and run `pnpm inspector` with it.',
   );
   process.exit(1);
-}
-
-function quoteForCmd(arg) {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `"${arg.replaceAll('"', '""')}"`;
 }
 
 function signalNumber(signal) {

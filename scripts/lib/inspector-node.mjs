@@ -1,14 +1,17 @@
 /**
  * Which Node runs MCP Inspector, for scripts/inspector.mjs: pure, so `inspector-node.test.mjs`
- * can check every case without spawning anything. The pinned Inspector version lives here only.
+ * can check every case without spawning anything.
  */
 
 /**
- * The Inspector `pnpm inspector` runs. Pinned, because an unpinned `npx @modelcontextprotocol/inspector`
- * on Node 20 quietly installs the newest release whose `engines` allow Node 20 (0.15.0), not 2.x.
+ * The Inspector `pnpm inspector` runs: the one `pnpm install` put in node_modules, from the version
+ * pinned in pnpm-workspace.yaml's catalog. INSPECTOR_VERSION repeats it for messages and docs;
+ * inspector-node.test.mjs holds the two equal.
  */
 export const INSPECTOR_VERSION = '2.12.0';
-export const INSPECTOR_PACKAGE = `@modelcontextprotocol/inspector@${INSPECTOR_VERSION}`;
+export const INSPECTOR_PACKAGE = '@modelcontextprotocol/inspector';
+/** The package's `inspector` bin, relative to its folder. */
+export const INSPECTOR_ENTRY = 'clients/launcher/build/index.js';
 /** `engines.node` of that version (`npm view @modelcontextprotocol/inspector@2.12.0 engines`). */
 export const INSPECTOR_MIN_NODE = '22.19.0';
 /** Where `pnpm install` puts a Node 22 binary (dev/node22 depends on it, optionally). */

@@ -1,7 +1,38 @@
 // Tests of scripts/lib/inspector-node.mjs; run with `node --test scripts/lib/`.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, it } from 'node:test';
-import { bundledNodeNotice, chooseNode, compareVersions, INSPECTOR_MIN_NODE } from './inspector-node.mjs';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+import {
+  bundledNodeNotice,
+  chooseNode,
+  compareVersions,
+  INSPECTOR_ENTRY,
+  INSPECTOR_MIN_NODE,
+  INSPECTOR_PACKAGE,
+  INSPECTOR_VERSION,
+} from './inspector-node.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+describe('the pinned Inspector', () => {
+  it("is the version the catalog pins and `pnpm install` installed, with that version's Node and entry", () => {
+    const workspace = YAML.parse(fs.readFileSync(path.join(ROOT, 'pnpm-workspace.yaml'), 'utf8'));
+    assert.equal(workspace.catalog[INSPECTOR_PACKAGE], INSPECTOR_VERSION);
+    const root = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    assert.equal(root.devDependencies[INSPECTOR_PACKAGE], 'catalog:');
+    const require = createRequire(path.join(ROOT, 'package.json'));
+    const manifest = JSON.parse(
+      fs.readFileSync(require.resolve(`${INSPECTOR_PACKAGE}/package.json`), 'utf8'),
+    );
+    assert.equal(manifest.version, INSPECTOR_VERSION);
+    assert.equal(manifest.engines.node, `>=${INSPECTOR_MIN_NODE}`);
+    assert.equal(path.normalize(manifest.bin.inspector), path.normalize(INSPECTOR_ENTRY));
+  });
+});
 
 describe('chooseNode', () => {
   it('uses the running Node when it is at least the minimum', () => {
