@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { percentile, pollUntilSettled, type TaskState } from './tasks.js';
+import { type PollClock, percentile, pollUntilSettled, type TaskState } from './tasks.js';
 
 /** A `tasks/get` that answers `statuses` in turn, then the last one forever. */
 function scripted(...statuses: string[]) {
@@ -8,6 +8,20 @@ function scripted(...statuses: string[]) {
     status: statuses[Math.min(calls++, statuses.length - 1)] ?? '',
   });
   return { get, calls: () => calls };
+}
+
+/** A clock whose time moves only when the polling sleeps: each sleep is recorded and passes at once. */
+function fakeClock(): PollClock & { sleeps: number[] } {
+  let now = 0;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => now,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      now += ms;
+    },
+  };
 }
 
 describe('pollUntilSettled', () => {
@@ -36,27 +50,29 @@ describe('pollUntilSettled', () => {
   });
 
   it('gives up after timeoutMs when the task never settles', async () => {
-    const started = performance.now();
+    const clock = fakeClock();
     const outcome = await pollUntilSettled(scripted('input_required').get, {
       intervalMs: 10,
       timeoutMs: 50,
       maxPolls: 1_000,
+      clock,
     });
-    expect(outcome.settled).toBe(false);
-    expect(outcome.polls).toBeLessThan(10);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(50);
+    // Five waits of 10 ms fill the 50 ms; the deadline, not maxPolls, ended it.
+    expect(outcome).toMatchObject({ settled: false, polls: 5, at: 50 });
+    expect(clock.sleeps).toEqual([10, 10, 10, 10, 10]);
   });
 
   it('waits intervalMs before every poll, the first included, when following a hint', async () => {
-    const started = performance.now();
-    const outcome = await pollUntilSettled(scripted('working', 'completed').get, {
+    const clock = fakeClock();
+    const task = scripted('working', 'completed');
+    const outcome = await pollUntilSettled(task.get, {
       intervalMs: 30,
       timeoutMs: 1_000,
       maxPolls: 100,
+      clock,
     });
-    expect(outcome.polls).toBe(2);
-    // Timers may fire a millisecond early; two waits of 30 ms cannot take under ~58.
-    expect(outcome.at - started).toBeGreaterThanOrEqual(58);
+    expect(outcome).toMatchObject({ settled: true, polls: 2, at: 60 });
+    expect(clock.sleeps).toEqual([30, 30]);
   });
 });
 

@@ -58,13 +58,22 @@ export interface PollBounds {
   intervalMs: number;
   timeoutMs: number;
   maxPolls: number;
+  /** The clock the polling reads and waits on; the real one unless a test hands in its own. */
+  clock?: PollClock;
 }
+
+export interface PollClock {
+  now(): number;
+  sleep(ms: number): Promise<unknown>;
+}
+
+const REAL_CLOCK: PollClock = { now: () => performance.now(), sleep };
 
 export interface PollOutcome {
   /** The last state seen; undefined only when no poll was made. */
   state: TaskState | undefined;
   polls: number;
-  /** `performance.now()` when the answer that ended the polling arrived. */
+  /** The clock's `now()` (`performance.now()`) when the answer that ended the polling arrived. */
   at: number;
   settled: boolean;
 }
@@ -74,17 +83,18 @@ export async function pollUntilSettled(
   get: () => Promise<TaskState>,
   bounds: PollBounds,
 ): Promise<PollOutcome> {
-  const deadline = performance.now() + bounds.timeoutMs;
+  const clock = bounds.clock ?? REAL_CLOCK;
+  const deadline = clock.now() + bounds.timeoutMs;
   let state: TaskState | undefined;
   let polls = 0;
-  while (polls < bounds.maxPolls && performance.now() < deadline) {
-    if (bounds.intervalMs > 0) await sleep(bounds.intervalMs);
+  while (polls < bounds.maxPolls && clock.now() < deadline) {
+    if (bounds.intervalMs > 0) await clock.sleep(bounds.intervalMs);
     state = await get();
     polls++;
-    const at = performance.now();
+    const at = clock.now();
     if (SETTLED.has(state.status)) return { state, polls, at, settled: true };
   }
-  return { state, polls, at: performance.now(), settled: false };
+  return { state, polls, at: clock.now(), settled: false };
 }
 
 /** Nearest-rank percentile (`p` from 0 to 100): always one of the measured values; NaN for none. */
