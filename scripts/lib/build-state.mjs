@@ -68,9 +68,11 @@ export function writeStamp(root, startedAt) {
 
 /**
  * Why a build is needed, or undefined when nothing changed since the last build (`builtAt`, the
- * stamp's time). E.g. "services/agent: src/http.ts changed since the last build".
+ * stamp's time). E.g. "services/agent: src/http.ts changed since the last build". `skip` names
+ * package folders (relative to `root`) whose changes do not count: `pnpm dev` serves the
+ * catalogue's from source.
  */
-export function staleReason(root, builtAt = readStamp(root)) {
+export function staleReason(root, builtAt = readStamp(root), { skip = [] } = {}) {
   if (builtAt === undefined) return 'no build recorded yet';
   for (const name of ROOT_INPUTS) {
     const file = path.join(root, name);
@@ -79,6 +81,7 @@ export function staleReason(root, builtAt = readStamp(root)) {
   }
   for (const { dir } of buildablePackages(root)) {
     const where = path.relative(root, dir);
+    if (skip.includes(where.split(path.sep).join('/'))) continue;
     if (!fs.existsSync(path.join(dir, 'dist'))) return `${where} has no dist`;
     const changed = newerThan(dir, builtAt);
     if (changed) return `${where}: ${path.relative(dir, changed)} changed since the last build`;

@@ -6,7 +6,8 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { staleReason, writeStamp } from './build-state.mjs';
+import { readStamp, staleReason, writeStamp } from './build-state.mjs';
+import { CATALOGUE_PACKAGE_DIR } from './dev-stack.mjs';
 
 export class UsageError extends Error {}
 
@@ -33,11 +34,29 @@ export function parseBuildArgs(argv) {
 /**
  * Builds with `build()` (its exit status) when the workspace at `root` is stale, and records the
  * build's start time once it succeeds. Returns 0 when nothing needed building, else the build's status.
+ * With `devStack` (a running `pnpm dev`, dev-stack.mjs), the catalogue's own changes need no build:
+ * its dev server reloads them from source. Without a recorded build, the dev stack's start counts
+ * as one, since `pnpm dev` builds what it runs before it starts.
  */
-export function buildIfStale({ root, verbose = false, build, log = (line) => console.error(line) }) {
-  const reason = staleReason(root);
+export function buildIfStale({
+  root,
+  verbose = false,
+  build,
+  devStack,
+  log = (line) => console.error(line),
+}) {
+  const builtAt = readStamp(root) ?? devStack?.startedAt;
+  const reason = devStack
+    ? staleReason(root, builtAt, { skip: [CATALOGUE_PACKAGE_DIR] })
+    : staleReason(root, builtAt);
   if (!reason) {
-    if (verbose) log('build: nothing changed since the last build; not building');
+    if (verbose) {
+      log(
+        devStack
+          ? `build: pnpm dev at ${devStack.url} reloads the catalogue on each save, and nothing else changed; not building`
+          : 'build: nothing changed since the last build; not building',
+      );
+    }
     return 0;
   }
   if (verbose) log(`build: ${reason}; running turbo run build`);

@@ -124,3 +124,53 @@ describe('runInProcess', () => {
     }
   });
 });
+
+describe('buildIfStale beside a running pnpm dev', () => {
+  /** A workspace whose catalogue package was saved after the recorded build. */
+  function savedCatalogue({ stamped }) {
+    const root = workspace({ stamped });
+    const catalogue = path.join(root, 'services/mcp-server');
+    fs.mkdirSync(path.join(catalogue, 'src/tools'), { recursive: true });
+    fs.mkdirSync(path.join(catalogue, 'dist'));
+    fs.writeFileSync(
+      path.join(catalogue, 'package.json'),
+      JSON.stringify({ name: '@mcp-workshop/mcp-server', scripts: { build: 'tsc' } }),
+    );
+    fs.writeFileSync(path.join(catalogue, 'src/tools/echo.ts'), 'export {};');
+    return root;
+  }
+  const devStack = { url: 'http://127.0.0.1:3000', startedAt: Date.now() - HOUR };
+
+  it('does not build for a saved catalogue file, and says why when verbose', () => {
+    const root = savedCatalogue({ stamped: true });
+    const build = fakeBuild();
+    const lines = [];
+    assert.equal(buildIfStale({ root, build, devStack, verbose: true, log: (line) => lines.push(line) }), 0);
+    assert.equal(build.runs, 0);
+    assert.deepEqual(lines, [
+      'build: pnpm dev at http://127.0.0.1:3000 reloads the catalogue on each save, and nothing else changed; not building',
+    ]);
+  });
+
+  it('still builds for the same save without a dev stack', () => {
+    const root = savedCatalogue({ stamped: true });
+    const build = fakeBuild();
+    assert.equal(buildIfStale({ root, build, log: () => undefined }), 0);
+    assert.equal(build.runs, 1);
+  });
+
+  it('still builds when another package changed', () => {
+    const root = savedCatalogue({ stamped: true });
+    fs.writeFileSync(path.join(root, 'packages/shared/src/index.ts'), 'export {};');
+    const build = fakeBuild();
+    assert.equal(buildIfStale({ root, build, devStack, log: () => undefined }), 0);
+    assert.equal(build.runs, 1);
+  });
+
+  it('counts the dev stack’s start as the build when none was recorded', () => {
+    const root = savedCatalogue({ stamped: false });
+    const build = fakeBuild();
+    assert.equal(buildIfStale({ root, build, devStack, log: () => undefined }), 0);
+    assert.equal(build.runs, 0);
+  });
+});

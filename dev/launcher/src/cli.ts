@@ -37,7 +37,7 @@ async function main(): Promise<number> {
   try {
     // The agent's CLI answers --help itself; nothing needs to be started for that.
     launched = wantsHelp
-      ? { agentEnv: {}, notes: [], stop: async () => undefined }
+      ? { agentEnv: {}, notes: [], warnings: [], stop: async () => undefined }
       : await launchServices(command as Command);
   } catch (error) {
     await agent.stop();
@@ -46,6 +46,7 @@ async function main(): Promise<number> {
   // With --json, stdout carries exactly one JSON object, so the notes go to stderr.
   const print = rest.includes('--json') ? console.error : console.log;
   for (const note of launched.notes) print(`note:   ${note}`);
+  for (const warning of launched.warnings) console.error(`WARNING: ${warning}`);
 
   // Ctrl-C reaches the agent too (same process group); wait for it to finish, then clean up.
   const ignore = () => undefined;

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { describeDevStack, readDevBlock } from './dev-stack.js';
 import type { LauncherEnv } from './env.js';
 import type { Command, LaunchPlan, Lookup } from './plan.js';
 import { planLaunch } from './plan.js';
@@ -26,6 +27,8 @@ export interface Launched {
   agentEnv: Record<string, string>;
   /** One line per decision, e.g. "started the workshop MCP server at …". */
   notes: string[];
+  /** Lines the person must not miss (stderr): `pnpm dev`'s last save failed, and where. */
+  warnings: string[];
   /** Stops what was started, all at once, and removes a temporary database once its server is gone. */
   stop(): Promise<void>;
 }
@@ -41,6 +44,7 @@ export async function launch(
   const plan: LaunchPlan = planLaunch(command, env);
   const agentEnv: Record<string, string> = {};
   const notes: string[] = [];
+  const warnings: string[] = [];
   const stops: Stop[] = [];
   // In parallel: the person waits for the slower stop only, as for the starts.
   const stop = async () => {
@@ -57,16 +61,20 @@ export async function launch(
     if (server.value) {
       const { found, where } = server.value;
       agentEnv.MCP_SERVER_URL = found.url;
-      notes.push(
-        found.started
-          ? `started the workshop MCP server at ${found.url} (process ${found.pid}, ${where}).`
-          : `using the MCP server already listening at ${found.url}; stop it for a fresh one.`,
-      );
-      // A server this launcher did not start may predate the last save: never talk to it in silence.
-      const stale = found.started
-        ? undefined
-        : await staleCatalogueWarning(new URL(found.url).origin, CATALOGUE_ROOT);
-      if (stale) notes.push(`WARNING: ${stale}`);
+      // `pnpm dev`'s server reloads on save: no staleness to judge, but its last save may have failed.
+      const dev = found.started ? undefined : await readDevBlock(new URL(found.url).origin);
+      if (found.started) {
+        notes.push(`started the workshop MCP server at ${found.url} (process ${found.pid}, ${where}).`);
+      } else if (dev) {
+        const told = describeDevStack(found.url, dev);
+        notes.push(told.note);
+        warnings.push(...told.warnings);
+      } else {
+        notes.push(`using the MCP server already listening at ${found.url}; stop it for a fresh one.`);
+        // A server this launcher did not start may predate the last save: never talk to it in silence.
+        const stale = await staleCatalogueWarning(new URL(found.url).origin, CATALOGUE_ROOT);
+        if (stale) notes.push(`WARNING: ${stale}`);
+      }
     }
     if (model.value) {
       const found = model.value;
@@ -78,7 +86,7 @@ export async function launch(
           : `No OPENAI_API_KEY or OPENAI_BASE_URL: using the offline demo model already listening at ${found.url}.`,
       );
     }
-    return { agentEnv, notes, stop };
+    return { agentEnv, notes, warnings, stop };
   } catch (error) {
     await stop();
     throw error;
