@@ -822,12 +822,19 @@ describe('planTurn', () => {
   });
 
   describe('with hostile input', () => {
-    it('reads only the start of a huge message, quickly', () => {
-      const huge = `weather in Oslo ${'In Aa Bb, Cc and Dd or '.repeat(40_000)}`;
-      const started = performance.now();
-      expect(callsOf(ask(huge))[0]?.name).toBe('get_weather');
-      expect(performance.now() - started).toBeLessThan(2_000);
+    it('reads only the start of a huge message', () => {
+      const filler = 'la la la, '.repeat(40_000);
+      // The same question at the end, past what it reads, would add a second call.
+      const huge = `weather in Oslo ${filler} and what is 6 * 7`;
       expect(MAX_PLANNED_CHARS).toBeLessThan(huge.length);
+      expect(callsOf(ask('weather in Oslo and what is 6 * 7')).map((call) => call.name)).toEqual([
+        'get_weather',
+        'calculate',
+      ]);
+      expect(callsOf(ask(huge)).map((call) => call.name)).toEqual(['get_weather']);
+      // Names by the thousand, which its regexes match: reading them all would not end within the test's timeout.
+      const hostile = `weather in Oslo ${'In Aa Bb, Cc and Dd or '.repeat(40_000)}`;
+      expect(callsOf(ask(hostile))[0]?.name).toBe('get_weather');
     });
 
     it('survives a deeply nested or huge tool result', () => {
