@@ -1,4 +1,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  type AddressInfo,
+  connect as connectSocket,
+  createServer as createNetServer,
+  type Socket,
+} from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +14,7 @@ import { visibleToModel } from '../views/ui-meta.js';
 import type { ServerSpec } from './config.js';
 import { type ConnectedServer, connectServer } from './connect.js';
 import { McpConnectError, type RetryPolicy } from './retry.js';
-import { startLegacyServer } from './test-support/fixture-server.js';
+import { startFixtureServer, startLegacyServer } from './test-support/fixture-server.js';
 import { captureLogger, silentLogger } from './test-support/logger.js';
 import { freePort, type ServedFetch } from './test-support/serve-fetch.js';
 import { listModelToolNames, startWorkshopServer, type WorkshopServer } from './test-support/workshop.js';
@@ -226,6 +232,63 @@ describe('connectServer', () => {
       ).toBe(true);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('logs nothing at warning level when it closes its own connection (a close is not a drop)', async () => {
+    // A server whose tool list may change (as `pnpm dev`'s does) gets a tool-change subscription.
+    const fixture = await startFixtureServer();
+    const { logger, lines } = captureLogger('warn');
+    try {
+      const server = await connectServer(
+        { transport: 'http', name: 'fixture', url: fixture.url },
+        { clientInfo, onInput: refuseInput, logger },
+      );
+      const subscription = server.client.autoOpenedSubscription;
+      expect(subscription, 'the connection opens a tool-change subscription').toBeDefined();
+      await server.close();
+      await subscription?.closed;
+      // The warning is logged from a callback on `closed`: let it run before looking.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(lines).toEqual([]);
+    } finally {
+      await fixture.close();
+    }
+  });
+
+  it('warns when the connection under an open subscription breaks', async () => {
+    const fixture = await startFixtureServer();
+    // A TCP relay to the fixture that the test can cut, as a crash or a lost network would.
+    const sockets = new Set<Socket>();
+    const relay = createNetServer((inbound) => {
+      const outbound = connectSocket(Number(new URL(fixture.url).port), '127.0.0.1');
+      for (const socket of [inbound, outbound]) {
+        sockets.add(socket);
+        socket.on('error', () => {});
+      }
+      inbound.pipe(outbound).pipe(inbound);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const url = new URL(fixture.url);
+    url.port = String((relay.address() as AddressInfo).port);
+    const { logger, lines } = captureLogger('warn');
+    const server = await connectServer(
+      { transport: 'http', name: 'fixture', url: url.href },
+      { clientInfo, onInput: refuseInput, logger },
+    );
+    try {
+      const subscription = server.client.autoOpenedSubscription;
+      expect(subscription).toBeDefined();
+      for (const socket of sockets) socket.destroy();
+      expect(await subscription?.closed).toBe('remote');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(lines).toEqual([expect.objectContaining({ level: 40, server: 'fixture' })]);
+      expect(String(lines[0]?.msg)).toContain('subscription dropped');
+      expect(server.hooks.toolsChanged).toBe(true);
+    } finally {
+      await server.close();
+      await new Promise((resolve) => relay.close(resolve));
+      await fixture.close();
     }
   });
 });

@@ -74,9 +74,14 @@ export const MAX_STDERR_LINE_LENGTH = 500;
 export type LogMessage = Omit<LogEvent, 'atMs'>;
 
 /** What the hub hooks into on a connection. */
+/** The lists whose changes the agent follows: tools for the model, resources for the views. */
+export type ListKind = 'tools' | 'resources';
+
 export interface ServerHooks {
   /** Set when the server says its tool list changed; the hub clears it when it lists again. */
   toolsChanged: boolean;
+  /** Hears each `list_changed` of tools or resources as it comes (the hub passes it on to the page). */
+  onListChanged?: (kind: ListKind) => void;
   /** Receives every `notifications/message` the server sends. */
   onLog?: (message: LogMessage) => void;
   /** Hears each request for input once it is answered, so the hub can put it in the call's trace. */
@@ -233,7 +238,14 @@ async function connectOnce(
         onChanged: () => {
           hooks.toolsChanged = true;
           logger.debug({ server: spec.name }, 'MCP server says its tool list changed');
+          hooks.onListChanged?.('tools');
         },
+      },
+      // A view's HTML is a resource: the page is told so it can say a drawn view has changed.
+      resources: {
+        autoRefresh: false,
+        debounceMs: 0,
+        onChanged: () => hooks.onListChanged?.('resources'),
       },
     },
   });
@@ -294,7 +306,7 @@ async function connectOnce(
       },
       'connected to MCP server',
     );
-    watchSubscription(client, spec.name, hooks, logger);
+    const subscription = watchSubscription(client, spec.name, hooks, logger);
     return {
       info,
       client,
@@ -302,6 +314,7 @@ async function connectOnce(
       skills,
       hooks,
       async close() {
+        subscription.closing();
         if (transport instanceof StreamableHTTPClientTransport && info.era === 'legacy') {
           await transport.terminateSession().catch(() => {});
         }
@@ -452,11 +465,26 @@ function serverInfo(
   };
 }
 
-/** A modern `subscriptions/listen` stream that drops may have missed a change: re-list to be safe. */
-function watchSubscription(client: Client, server: string, hooks: ServerHooks, logger: McpLogger): void {
+/**
+ * A modern `subscriptions/listen` stream that drops may have missed a change: re-list to be safe.
+ * Closing the client ends the stream with the same 'remote' reason as a lost connection, so
+ * `closing()` marks our own close first: that one is no drop and logs nothing.
+ */
+function watchSubscription(
+  client: Client,
+  server: string,
+  hooks: ServerHooks,
+  logger: McpLogger,
+): { closing(): void } {
+  let closedByUs = false;
   void client.autoOpenedSubscription?.closed.then((reason) => {
-    if (reason !== 'remote') return;
+    if (reason !== 'remote' || closedByUs) return;
     hooks.toolsChanged = true;
     logger.warn({ server }, 'the tool-change subscription dropped; tool changes will no longer be noticed');
   });
+  return {
+    closing() {
+      closedByUs = true;
+    },
+  };
 }
