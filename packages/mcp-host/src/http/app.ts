@@ -262,7 +262,7 @@ export function createApp(options: AppOptions): HostApp {
   app.disable('x-powered-by');
   if (options.trustProxy) app.set('trust proxy', trustProxySetting(options.trustProxy));
   // `POST http://host/mcp` as `POST /mcp` with that host, before any check or route looks (RFC 9112 §3.2.2).
-  app.use(originForm);
+  app.use(originForm(checkHost));
   // `/mcp` as clients spell it takes the short way: the same middlewares as below, in the same order,
   // without the router's walk past every other route (ADR 022). The protected-resource metadata,
   // between the two checks below, serves only its own GET paths, so it has nothing to do here.

@@ -2,8 +2,8 @@
  * @module http/request-target.http.test
  * An absolute-form request-target (`POST http://127.0.0.1:port/mcp HTTP/1.1`, RFC 9112 §3.2.2, which
  * a server MUST accept) is served exactly as the origin form `/mcp`, over raw sockets, in both eras:
- * a 2026-07-28 call and a 2025 session are answered; the authority it names meets the Host check
- * (the Host header is ignored, as the RFC says); no token gets 401 and a missing scope 403; and its
+ * a 2026-07-28 call and a 2025 session are answered; the authority it names becomes the Host and
+ * meets the Host check, and so does the Host header it came with; no token gets 401 and a missing scope 403; and its
  * calls share one rate-limit budget with the origin form's.
  */
 import {
@@ -113,6 +113,17 @@ describe('an absolute-form request-target is served as the origin form', () => {
     expect(modern.status).toBe(403);
     const legacy = await post('http://evil.example:80/mcp', INITIALIZE, await bearer('l'));
     expect(legacy.status).toBe(403);
+  });
+
+  it('checks the Host header it came with too: a foreign one gets 403 whatever the target names', async () => {
+    const echo = modernCall('echo', { text: 'x' });
+    const answer = await post(absolute(), echo.body, {
+      ...echo.headers,
+      ...(await bearer('h')),
+      host: 'evil.example',
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.body).not.toContain('"text":"x"');
   });
 
   it('needs a token (401) and the scope a tool needs (403), as the origin form does', async () => {
