@@ -11,19 +11,20 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/support/http.js';
 import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
 
-/** A full run of the cancellation tests takes 20 × 300 ms = 6 s; stopping well inside 1.5 s proves the abort. */
-const SLOW = { steps: 20, delayMs: 300 };
-const PROMPT_STOP_MS = 1500;
+/**
+ * 20 sections of 2 s each, the longest the tool allows: 40 s, twice the test's own timeout, so a
+ * cancelled call can only have stopped because of the cancel.
+ */
+const SLOW = { steps: 20, delayMs: 2_000 };
+/** A safety net for the cancel's log line, well inside the test's timeout and the report's length. */
+const CANCEL_SEEN_MS = 15_000;
 
 type Progress = { progress: number; total?: number; message?: string };
 
-/** A pino logger whose lines a test can read, with the time each was written. */
-function capturingLogger(): { logger: Logger; lines: Array<{ at: number; msg: string }> } {
-  const lines: Array<{ at: number; msg: string }> = [];
-  const logger = pino(
-    { level: 'info' },
-    { write: (line: string) => lines.push({ at: Date.now(), ...JSON.parse(line) }) },
-  );
+/** A pino logger whose lines a test can read. */
+function capturingLogger(): { logger: Logger; lines: Array<{ msg: string }> } {
+  const lines: Array<{ msg: string }> = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
   return { logger, lines };
 }
 
@@ -138,12 +139,11 @@ describe('generate_report', () => {
     expect(raw).toEqual([]);
   });
 
-  it('stops promptly and sends nothing more when the client cancels', async () => {
+  it('stops, and sends nothing more, when the client cancels', async () => {
     const errors: Error[] = [];
     conn.client.onerror = (error) => errors.push(error);
     const controller = new AbortController();
     const updates: Progress[] = [];
-    const started = Date.now();
     const pending = conn.client.callTool(
       { name: 'generate_report', arguments: { topic: 'weather', ...SLOW } },
       {
@@ -155,15 +155,13 @@ describe('generate_report', () => {
       },
     );
     await expect(pending).rejects.toThrow(/the user clicked Stop/);
-    const abortedAt = Date.now();
     const cancelled = await waitFor(
       () => captured.lines.find((line) => line.msg === 'tool call cancelled'),
-      PROMPT_STOP_MS * 2,
+      CANCEL_SEEN_MS,
     );
     expect(cancelled).toBeDefined();
-    expect((cancelled?.at ?? Number.POSITIVE_INFINITY) - abortedAt).toBeLessThan(PROMPT_STOP_MS);
-    expect(Date.now() - started).toBeLessThan(SLOW.steps * SLOW.delayMs);
-    await pause(SLOW.delayMs * 2);
+    // Past the next section's delay: a tool that had not stopped would have reported it by now.
+    await pause(SLOW.delayMs + 500);
     expect(updates.map((update) => update.progress)).toEqual([1]);
     // The SDK sends no response for a cancelled request; a late one would surface here as an unknown id.
     expect(errors).toEqual([]);
@@ -213,7 +211,7 @@ describe('generate_report over HTTP (2026-07-28)', () => {
     expect(events).toEqual([1, 2, 3, 'result']);
   });
 
-  it('stops promptly when the client cancels the request', async () => {
+  it('stops when the client cancels the request', async () => {
     const controller = new AbortController();
     const pending = client.callTool(
       { name: 'generate_report', arguments: { topic: 'cities', ...SLOW } },
@@ -225,12 +223,10 @@ describe('generate_report over HTTP (2026-07-28)', () => {
       },
     );
     await expect(pending).rejects.toThrow();
-    const abortedAt = Date.now();
     const cancelled = await waitFor(
       () => captured.lines.find((line) => line.msg === 'tool call cancelled'),
-      PROMPT_STOP_MS * 2,
+      CANCEL_SEEN_MS,
     );
     expect(cancelled).toBeDefined();
-    expect((cancelled?.at ?? Number.POSITIVE_INFINITY) - abortedAt).toBeLessThan(PROMPT_STOP_MS);
   });
 });
