@@ -266,14 +266,13 @@ describe('open-meteo weather', () => {
   });
 
   it('gives up with a clear message when the upstream hangs', async () => {
+    // The upstream never answers: only the client's own timeout can end the call.
     replies.geocoding = 'hang';
-    const started = Date.now();
     const { result, text } = await callTool({ location: 'Oslo' });
     expect(result.isError).toBe(true);
     expect(text).toBe(
       `The weather service (open-meteo) did not answer within ${TEST_TIMEOUT_MS} ms. Try again later.`,
     );
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('says the service could not be reached when the connection is refused', async () => {
