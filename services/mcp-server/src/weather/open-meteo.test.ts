@@ -9,8 +9,10 @@ import { createOpenMeteoWeather, DEFAULT_FORECAST_URL, DEFAULT_GEOCODING_URL } f
 /** What the fake upstream sends for one endpoint: a status and raw body, or nothing at all. */
 type Reply = { status: number; body: string } | 'hang';
 
-/** Short, so the hanging-upstream test is quick, yet far above a local round trip. */
-const TEST_TIMEOUT_MS = 200;
+/** The client's timeout where the upstream never answers: short, as nothing else can end that call. */
+const HANG_TIMEOUT_MS = 200;
+/** The client's timeout where the upstream answers: a safety net, so a busy machine is no failure. */
+const ANSWER_TIMEOUT_MS = 15_000;
 
 // Recorded from the real APIs (trimmed), so the schemas are tested against what Open-Meteo sends.
 const GEOCODING_OSLO = {
@@ -133,15 +135,15 @@ describe('open-meteo weather', () => {
     upstream.close();
   });
 
-  const provider = (root = base) =>
+  const provider = (root = base, timeoutMs = ANSWER_TIMEOUT_MS) =>
     createOpenMeteoWeather({
       geocodingUrl: `${root}/v1/search`,
       forecastUrl: `${root}/v1/forecast`,
-      timeoutMs: TEST_TIMEOUT_MS,
+      timeoutMs,
     });
 
-  const callTool = async (args: Record<string, unknown>, root = base) => {
-    conn = await connectInMemory(testDeps({ weather: provider(root) }));
+  const callTool = async (args: Record<string, unknown>, root = base, timeoutMs = ANSWER_TIMEOUT_MS) => {
+    conn = await connectInMemory(testDeps({ weather: provider(root, timeoutMs) }));
     const result = await conn.client.callTool({ name: 'get_weather', arguments: args });
     expect(validateToolResult(result).ok).toBe(true);
     return { result, text: (result.content as Array<{ text: string }>)[0]?.text ?? '' };
@@ -268,10 +270,10 @@ describe('open-meteo weather', () => {
   it('gives up with a clear message when the upstream hangs', async () => {
     // The upstream never answers: only the client's own timeout can end the call.
     replies.geocoding = 'hang';
-    const { result, text } = await callTool({ location: 'Oslo' });
+    const { result, text } = await callTool({ location: 'Oslo' }, base, HANG_TIMEOUT_MS);
     expect(result.isError).toBe(true);
     expect(text).toBe(
-      `The weather service (open-meteo) did not answer within ${TEST_TIMEOUT_MS} ms. Try again later.`,
+      `The weather service (open-meteo) did not answer within ${HANG_TIMEOUT_MS} ms. Try again later.`,
     );
   });
 
