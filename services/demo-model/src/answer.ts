@@ -258,6 +258,22 @@ export function missingText(toolName: string, missing: readonly MissingParameter
   );
 }
 
+/**
+ * The sentence, before the results, about a part of the question that named a tool but lacked its
+ * value (`UndoneClause` in planner.ts): the other parts were done, this one was not.
+ */
+export function undoneText(undone: {
+  clause: string;
+  tool: string;
+  missing: readonly MissingParameter[];
+}): string {
+  const wanted = undone.missing.map((m) => m.name).join(', ');
+  return (
+    `I did not do this part of your question: “${oneLine(undone.clause, 80)}”. I would use ${undone.tool}, ` +
+    `but could not find its ${wanted} there; ask again with it included.`
+  );
+}
+
 /** The answer to a request with more steps than one question may take: doing some would leave the rest undone. */
 export function tooManyStepsText(count: number, limit: number): string {
   return labelled(

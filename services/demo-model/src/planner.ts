@@ -14,6 +14,7 @@ import {
   parseOutcome,
   type ToolOutcome,
   tooManyStepsText,
+  undoneText,
 } from './answer.js';
 import { caveatsFor } from './caveats.js';
 import { describeDays } from './day-answer.js';
@@ -22,6 +23,7 @@ import { findExpression } from './expression.js';
 import { extractArguments, MAX_CALLS_PER_TURN, type MissingParameter } from './extract.js';
 import { concepts, rankTools } from './score.js';
 import { changesState, orderClauses, splitClauses, splitSteps } from './steps.js';
+import { resolveThere } from './there.js';
 import type { Plan, PlanInput, PlannedCall, PlannerMessage, PlannerTool } from './types.js';
 
 /** A failed call is retried with the value its error suggested once per question; more would be a loop. */
@@ -102,25 +104,54 @@ function uniqueCalls(calls: readonly PlannedCall[]): PlannedCall[] {
   return calls.filter((call) => !seen.has(signature(call)) && seen.add(signature(call)));
 }
 
-/** What a question asks for: steps of calls (each step one turn, in order), or a written answer. */
-type QuestionPlan = { kind: 'steps'; steps: PlannedCall[][] } | { kind: 'answer'; text: string };
-type StepsChoice = { kind: 'steps'; steps: PlannedCall[][] } | Exclude<Choice, { kind: 'calls' }>;
+/** A clause that matched a tool whose required value it lacks, while other clauses were done. */
+export interface UndoneClause {
+  clause: string;
+  tool: string;
+  missing: MissingParameter[];
+}
+
+/**
+ * What a question asks for: steps of calls (each step one turn, in order), and the clauses left
+ * undone, which the answer names; or a written answer.
+ */
+type QuestionPlan =
+  | { kind: 'steps'; steps: PlannedCall[][]; undone: UndoneClause[] }
+  | { kind: 'answer'; text: string };
+type StepsChoice =
+  | { kind: 'steps'; steps: PlannedCall[][]; undone: UndoneClause[] }
+  | Exclude<Choice, { kind: 'calls' }>;
 
 /**
  * One step of the request: its clauses ("weather in Oslo and the time in Tokyo") planned on
  * their own when two or more of them ask for something, else the whole text as one request.
- * Clauses that must wait for another (see `orderClauses`) become steps of their own.
+ * Clauses that must wait for another (see `orderClauses`) become steps of their own. A clause
+ * that names a tool but lacks its value is never dropped in silence: when the calls made do not
+ * cover its tool, it is kept as undone, for the answer to name.
  */
 function planStep(text: string, tools: readonly PlannerTool[], now: Date): StepsChoice {
-  const clauses = splitClauses(text);
+  const clauses = resolveThere(splitClauses(text));
   if (clauses.length > 1) {
-    const chosen = clauses
-      .map((clause) => chooseTool(clause, tools, now))
-      .flatMap((choice) => (choice.kind === 'calls' ? [choice.calls] : []));
-    if (chosen.length >= 2) return { kind: 'steps', steps: orderClauses(chosen) };
+    const choices = clauses.map((clause) => ({ clause, choice: chooseTool(clause, tools, now) }));
+    const chosen = choices.flatMap(({ choice }) => (choice.kind === 'calls' ? [choice.calls] : []));
+    const lacking = choices.flatMap(({ clause, choice }) =>
+      choice.kind === 'missing' ? [{ clause, tool: choice.tool, missing: choice.missing }] : [],
+    );
+    const notCovered = (calls: readonly PlannedCall[]) =>
+      lacking.filter((entry) => !calls.some((call) => call.name === entry.tool));
+    if (chosen.length >= 2) {
+      return { kind: 'steps', steps: orderClauses(chosen), undone: notCovered(chosen.flat()) };
+    }
+    const only = chosen[0];
+    if (only && lacking.length > 0) {
+      // The whole text may carry what one clause lacked ("weather in Oslo and the forecast for 5 days").
+      const whole = chooseTool(text, tools, now);
+      const calls = whole.kind === 'calls' ? whole.calls : only;
+      return { kind: 'steps', steps: [calls], undone: notCovered(calls) };
+    }
   }
   const choice = chooseTool(text, tools, now);
-  return choice.kind === 'calls' ? { kind: 'steps', steps: [choice.calls] } : choice;
+  return choice.kind === 'calls' ? { kind: 'steps', steps: [choice.calls], undone: [] } : choice;
 }
 
 /**
@@ -146,8 +177,9 @@ function planQuestion(question: string, tools: readonly PlannerTool[], now: Date
   const steps = planned
     .flatMap((choice) => (choice.kind === 'steps' ? choice.steps : []))
     .flatMap((calls) => chunks(uniqueCalls(calls), MAX_CALLS_PER_TURN));
+  const undone = planned.flatMap((choice) => (choice.kind === 'steps' ? choice.undone : []));
   if (steps.length > MAX_STEPS) return { kind: 'answer', text: tooManyStepsText(steps.length, MAX_STEPS) };
-  if (steps.length > 0) return { kind: 'steps', steps };
+  if (steps.length > 0) return { kind: 'steps', steps, undone };
   return { kind: 'answer', text: helpText(tools, text) };
 }
 
@@ -294,9 +326,10 @@ function planAfterTools(
         outcomes.some((later) => later.round > round && later.name === outcome.name),
     };
   });
+  const undone = plan.kind === 'steps' ? plan.undone.map(undoneText) : [];
   return {
     kind: 'answer',
-    text: describeOutcomes(described, caveatsFor(question.slice(0, MAX_PLANNED_CHARS), made)),
+    text: describeOutcomes(described, [...undone, ...caveatsFor(question.slice(0, MAX_PLANNED_CHARS), made)]),
   };
 }
 
