@@ -153,7 +153,7 @@ Next steps:
   1. Edit ${rel(toolPath)}: the input and output schemas (a .describe() on every field),
      the title, the description (written for the model), the annotations and run().
   2. Edit its test beside it, then: pnpm --filter @mcp-workshop/mcp-server exec vitest run ${file}
-  3. Try it: pnpm start, then
+  3. Try it: with pnpm dev running (it reloads the server on each save: no restart), call it:
      curl -s -X POST http://127.0.0.1:3000/tools/${name} -H 'content-type: application/json' -d '{"text":"hello"}'
   4. Before you push: pnpm lint && pnpm typecheck && pnpm test
      (server-lists.test.ts checks how tools/list shows ${name}: its file, description, schemas, annotations)`);
@@ -179,10 +179,21 @@ Next steps:
      the page ${rel(viewHtmlPath)}, and its title and description in ${rel(VIEW_REGISTRY)}.
   3. Test both: pnpm --filter @mcp-workshop/mcp-server exec vitest run ${file}
      (the test reads the built view: after you change the view, pnpm build first)
-  4. See it: pnpm start (it rebuilds), open http://127.0.0.1:3001 and ask for it, e.g.
-     Count the characters of the text "hello world". The chat page draws the result in ${view.uri}.
+  4. See it: with pnpm dev running (a save reloads the tool and rebuilds its view: no restart),
+     open http://127.0.0.1:3001 and ask for it, e.g.
+     ${viewQuestion(name)}
+     The chat page draws the result in ${view.uri}.
   5. Before you push: pnpm lint && pnpm typecheck && pnpm test
      (views.test.ts and tool-views.test.ts check every tool's view: listed, self-contained, no outside origin)`);
+}
+
+/**
+ * The example question for a `--view` tool: it names the tool and what its template does (a text
+ * on a card), so the offline demo model, which picks tools by the words of their names and
+ * descriptions, calls this tool and not a plain scaffolded one (whose template counts characters).
+ */
+function viewQuestion(name) {
+  return `Show "hello world" on a card with ${name}.`;
 }
 
 /** Thrown for anything the person running the script can fix: printed without a stack. */
