@@ -4,7 +4,8 @@
  * as server-sent events: text deltas, tool calls as they start and end, then the result),
  * `/api/views/…` (MCP Apps: a tool's view and a view's tool calls, `views/routes.ts`),
  * `POST /api/input/:id` (the page's answer to a tool's request for input, which the stream
- * announced as `input_request`), `GET /api/status` (starting, ready or failed; the sign-in link;
+ * announced as `input_request`), `GET /api/catalogue/events` (the tools, views and a dev server's
+ * status, pushed as they change: `http-catalogue-feed.ts`), `GET /api/status` (starting, ready or failed; the sign-in link;
  * who is signed in; the trace viewer's link template), `GET /health`, and the chat page built from
  * `web/` at `/`. Each answer names its OpenTelemetry trace (`traceId`, null with telemetry off).
  * It may serve before the agent is connected (`startup.ts`): the chat then answers 503.
@@ -29,6 +30,7 @@ import {
   requireCaller,
   sameOriginOnly,
 } from './http-access.js';
+import { catalogueFeed } from './http-catalogue-feed.js';
 import type { InputBroker, InputListener } from './input-broker.js';
 import { ModelError } from './llm/errors.js';
 import type { Logger } from './logger.js';
@@ -239,6 +241,9 @@ export function createAgentApp(options: AgentAppOptions): Express {
     await hub.refresh().catch((error: unknown) => logger.warn({ err: error }, 'tool refresh failed'));
     res.json({ tools: hub.tools() });
   });
+
+  // The page's live view of the catalogue: tools, views and a dev server's status, pushed as they change.
+  app.get('/api/catalogue/events', whenReady, catalogueFeed({ hub: () => readyAgent().hub, logger }));
 
   // One bucket for both chat routes: a turn costs the same either way.
   const chatLimit = perCallerLimit(perMinute, 'chat turns');

@@ -32,7 +32,7 @@ import type {
 import { toViewResource, VIEW_READ_TIMEOUT_MS, ViewError } from '../views/read-view.js';
 import { visibleToApp, visibleToModel } from '../views/ui-meta.js';
 import { type CallRouter, createCallRouter, type RoutedCall } from './call-routing.js';
-import type { ConnectedServer, McpLogger } from './connect.js';
+import type { ConnectedServer, ListKind, McpLogger } from './connect.js';
 import { listServerTools, type QualifiedTool, qualifyTools } from './discover.js';
 import { describeCause } from './retry.js';
 import { filesOf, NO_SKILLS, summarizeSkill } from './skills.js';
@@ -58,20 +58,35 @@ export const CALL_LOG_LEVEL: LoggingLevel = 'info';
  */
 const SDK_INPUT_ROUND_PROGRESS = /^Fulfilling input required by '[^']*' \(round \d+\)$/;
 
+/** One server's `list_changed`, as the hub passes it on. */
+export interface ListChange {
+  server: string;
+  kind: ListKind;
+}
+
 /** The hub's tool list: every tool carries its `qualifiedName`. */
 export interface QualifiedMcpHub extends McpHub {
   tools(): readonly QualifiedTool[];
+  /**
+   * Calls `listener` with each `list_changed` a server sends (tools or resources), as it comes;
+   * the returned function stops that. The tool set itself still changes only in `refresh()`.
+   */
+  onListChanged(listener: (change: ListChange) => void): () => void;
 }
 
 /** Builds the hub over already connected servers. Closing the hub closes them. */
 export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLogger): QualifiedMcpHub {
   // Each server with its router, which ties every log and request for input to its own call.
   const byName = new Map<string, { server: ConnectedServer; router: CallRouter }>();
+  const changeListeners = new Set<(change: ListChange) => void>();
   for (const server of servers) {
     if (byName.has(server.info.name)) throw new Error(`Two MCP servers are named "${server.info.name}"`);
     const router = createCallRouter(server.info.name, logger);
     server.hooks.onLog = router.log;
     server.hooks.onInput = router.input;
+    server.hooks.onListChanged = (kind) => {
+      for (const listener of changeListeners) listener({ server: server.info.name, kind });
+    };
     byName.set(server.info.name, { server, router });
   }
 
@@ -283,6 +298,10 @@ export function createMcpHub(servers: readonly ConnectedServer[], logger: McpLog
       return refreshing;
     },
     callTool,
+    onListChanged(listener) {
+      changeListeners.add(listener);
+      return () => void changeListeners.delete(listener);
+    },
     servers: () => servers.map((server) => server.info),
     async close() {
       const results = await Promise.allSettled(servers.map((server) => server.close()));

@@ -136,6 +136,7 @@ export async function mountView(
       class: 'app-view',
       'data-testid': 'app-view',
       'data-uri': uri,
+      'data-server': server,
       'aria-label': `View of ${call.tool ?? ''}`,
     },
     el('p', { class: 'label' }, `View · ${uri}`),

@@ -7,18 +7,23 @@
  * names the turn's OpenTelemetry trace, with a link to the trace viewer when one is set
  * (`trace-link.ts`). A call the server made a task shows the task's status (`tool_task`); Stop
  * closes the stream, and the agent cancels the turn and its tasks. A call whose tool has an MCP Apps view gets the view drawn under its trace
- * entry (`app-view.ts`). Partners: `src/http.ts`, `trace-view.ts`.
+ * entry (`app-view.ts`). The tools panel, a dev server's banner (a failed save, type errors) and
+ * the note on a view whose server changed its views all follow the agent's catalogue feed, pushed
+ * as the servers announce changes (`catalogue-feed.ts`). Partners: `src/http.ts`, `trace-view.ts`.
  */
+import { followCatalogue } from './catalogue-feed.js';
+import { markViewsChanged, renderDevBanner } from './dev-banner.js';
 import { el } from './dom.js';
 import { createInputForm, focusInputForm } from './input-form.js';
 import { readEvents } from './sse.js';
 import { describeSignedIn, renderStartupBanner } from './status-view.js';
-import { refreshTools } from './tools-panel.js';
+import { refreshTools, renderTools } from './tools-panel.js';
 import { traceLine } from './trace-link.js';
 import { createTraceEntry, serverLogsView, type TraceEntry } from './trace-view.js';
 import type {
   AgentStatus,
   ChatDone,
+  DevStatus,
   Health,
   InputRequestEvent,
   ToolCallTrace,
@@ -27,8 +32,6 @@ import type {
   ToolTaskEvent,
 } from './types.js';
 
-/** The tool list can change (`tools/list_changed`); a slow poll is plenty for a workshop. */
-const TOOLS_REFRESH_MS = 15_000;
 /** While the agent starts, a person signs in, or a turn runs (it may need a new sign-in): look often. */
 const STATUS_POLL_FAST_MS = 1_000;
 /** Once ready and idle, only a slow look, for a sign-in a later step-up asks for. */
@@ -48,6 +51,9 @@ const messages = byId<HTMLDivElement>('messages');
 const status = byId<HTMLParagraphElement>('status');
 const toolsList = byId<HTMLUListElement>('tools-list');
 const banner = byId<HTMLDivElement>('startup-banner');
+const devBanner = byId<HTMLDivElement>('dev-banner');
+/** Each server's latest dev status from the catalogue feed; null once it has nothing to report. */
+const devStatuses = new Map<string, DevStatus | null>();
 const signedInBadge = byId<HTMLSpanElement>('signed-in-badge');
 let conversationId: string | undefined;
 let busy = false;
@@ -150,7 +156,14 @@ async function pollStatus(): Promise<void> {
       showReady(current);
       updateSend();
       if (!busy) status.textContent = '';
-      void refreshTools(toolsList);
+      followCatalogue({
+        tools: (tools) => renderTools(toolsList, tools),
+        dev: (server, devStatus) => {
+          devStatuses.set(server, devStatus);
+          renderDevBanner(devBanner, devStatuses);
+        },
+        viewsChanged: (server) => markViewsChanged(messages, server),
+      });
     } else if (current.state === 'starting') {
       setStatus(current.signIn ? 'Waiting for you to sign in…' : 'Connecting…');
     } else if (current.state === 'failed') {
@@ -316,6 +329,3 @@ window.addEventListener('pagehide', (event) => {
 
 updateSend();
 void pollStatus();
-setInterval(() => {
-  if (ready) void refreshTools(toolsList);
-}, TOOLS_REFRESH_MS);

@@ -131,3 +131,16 @@ export interface InputRequestEvent {
   message: string;
   schema: { type?: string; properties?: Record<string, unknown>; required?: unknown };
 }
+
+/** A problem in a dev server's sources (`src/mcp/dev-status.ts`). */
+export interface SourceProblem {
+  where: string | null;
+  message: string;
+}
+
+/** A reloading dev server's status, as `GET /api/catalogue/events` sends it in `dev`. */
+export interface DevStatus {
+  server: string;
+  failedSave: SourceProblem | null;
+  typeErrors: { count: number; first: SourceProblem[] };
+}
