@@ -1,8 +1,16 @@
 // Tests of scripts/lib/stack.mjs, the plan of `pnpm start` and `pnpm dev`; run with `node --test scripts/lib/`.
 // The commands themselves run as processes in dev/launcher/src/readme-commands.e2e.test.ts.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { workspacePackages } from './package-boundaries.mjs';
 import { browseHost, stackBanner, stackEnv, stackUrls } from './stack.mjs';
+
+const require = createRequire(import.meta.url);
 
 describe('stackUrls', () => {
   it("gives the README's ports when nothing moves them", () => {
@@ -75,5 +83,39 @@ describe('stackBanner', () => {
     const text = stackBanner('dev', stackUrls({ PORT: '3100' }));
     assert.match(text, /in another terminal: MCP_SERVER_URL=http:\/\/127\.0\.0\.1:3100\/mcp pnpm ask "/);
     assert.match(text, /Saves under services\/mcp-server\/src, views\/ and skills\/ reload the catalogue/);
+  });
+});
+
+describe("the process tests' place in turbo.json", () => {
+  it("has dev/launcher's tests wait for every package's build, so the commands they run build nothing", () => {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    const dry = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [require.resolve('turbo/bin/turbo'), 'run', 'test', '--filter=@mcp-workshop/launcher', '--dry=json'],
+        { cwd: root, encoding: 'utf8', env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' } },
+      ),
+    );
+    // Everything the test waits for, directly or through another task.
+    const direct = new Map(dry.tasks.map((task) => [task.taskId, task.dependencies]));
+    const waitsFor = new Set();
+    const visit = (id) => {
+      for (const dependency of direct.get(id) ?? []) {
+        if (!waitsFor.has(dependency)) {
+          waitsFor.add(dependency);
+          visit(dependency);
+        }
+      }
+    };
+    visit('@mcp-workshop/launcher#test');
+    const builds = workspacePackages(root)
+      .map((dir) => JSON.parse(fs.readFileSync(path.join(root, dir, 'package.json'), 'utf8')))
+      .filter((manifest) => manifest.scripts?.build)
+      .map((manifest) => `${manifest.name}#build`);
+    assert.ok(builds.length > 10, builds.join(', '));
+    assert.deepEqual(
+      builds.filter((task) => !waitsFor.has(task)),
+      [],
+    );
   });
 });
