@@ -3,13 +3,22 @@
  * A body the client got wrong is the client's mistake, over raw sockets on the fixture host: a body
  * that is not the gzip its Content-Encoding says gets 400 and JSON-RPC -32700, an encoding nobody
  * reads 415, and neither writes more than a debug line; each one spends the sender's budget, so a
- * flood of them gets 429; a client that hangs up mid-body gets no answer and leaves no error in the log.
+ * flood of them gets 429 (a signed-in sender's own budget, not its address's); a client that hangs
+ * up mid-body gets no answer and leaves no error in the log.
  */
 import { gzipSync } from 'node:zlib';
-import { MCP_HEADERS, modernMeta } from '@mcp-workshop/test-infra';
+import {
+  freePort,
+  MCP_HEADERS,
+  modernMeta,
+  startTestIssuer,
+  type TestIssuer,
+} from '@mcp-workshop/test-infra';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discoverIssuer } from '../auth/issuer.js';
 import { startFixtureHost } from '../test-support/fixture-host.js';
+import { FIXTURE_POLICY } from '../test-support/fixture-server.js';
 import { abandonBody, rawExchange } from '../test-support/raw-socket.js';
 import type { HttpHost } from './start.js';
 
@@ -131,5 +140,50 @@ describe('a request body the client got wrong or abandoned', () => {
     expect(lines.slice(from).map((line) => line.level)).toEqual([20]);
     const after = await post('198.51.100.6', {}, JSON.stringify(echo));
     expect(after.status).toBe(200);
+  });
+});
+
+describe('a signed-in sender of bad bodies', () => {
+  let issuer: TestIssuer;
+  let host: HttpHost;
+  beforeAll(async () => {
+    issuer = await startTestIssuer();
+    const port = await freePort();
+    host = await startFixtureHost({
+      port,
+      stateless: true,
+      rateLimits: { callsPerMinute: 100, handshakesPerMinute: 3 },
+      auth: {
+        issuer: await discoverIssuer(issuer.issuer),
+        resource: `http://127.0.0.1:${port}/mcp`,
+        policy: FIXTURE_POLICY,
+      },
+    });
+  });
+  afterAll(async () => {
+    await host?.close();
+    await issuer?.close();
+  });
+
+  const badBodyAs = async (subject: string) => {
+    const token = await issuer.token({ subject, resource: host.mcpUrl });
+    const answer = await rawExchange(host.port, {
+      target: '/mcp',
+      headers: {
+        ...MCP_HEADERS,
+        host: `127.0.0.1:${host.port}`,
+        authorization: `Bearer ${token}`,
+        'content-encoding': 'gzip',
+      },
+      body: 'not gzip',
+    });
+    return answer.status;
+  };
+
+  it('spends its own budget, not its address: past it 429, while another user at that address gets 400', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push(await badBodyAs('flooder'));
+    expect(statuses).toEqual([400, 400, 400, 429]);
+    expect(await badBodyAs('neighbour')).toBe(400);
   });
 });
