@@ -68,6 +68,16 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   MCP_STATELESS: z.stringbool().default(false),
   MCP_SESSION_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1800),
+  MCP_STALLED_RESPONSE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3600)
+    .optional()
+    .describe(
+      'How long an answer (not an event stream) may wait on a client that stopped reading it, once the ' +
+        'connection buffer is full; then the connection is dropped. Unset: 30.',
+    ),
   MCP_MAX_SESSIONS: z.coerce
     .number()
     .int()

@@ -48,6 +48,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHost> {
     hostname: env.HOST,
     stateless: env.MCP_STATELESS,
     sessionTtlSeconds: env.MCP_SESSION_TTL_SECONDS,
+    ...(env.MCP_STALLED_RESPONSE_SECONDS && { stalledResponseMs: env.MCP_STALLED_RESPONSE_SECONDS * 1000 }),
     maxSessions: env.MCP_MAX_SESSIONS,
     maxSessionsPerClient: env.MCP_MAX_SESSIONS_PER_CLIENT,
     maxStreams: env.MCP_MAX_STREAMS,

@@ -111,3 +111,15 @@ describe('MCP_CONFORMANCE', () => {
     expect(loadEnv({ MCP_CONFORMANCE: value }).MCP_CONFORMANCE).toBe(true);
   });
 });
+
+describe('MCP_STALLED_RESPONSE_SECONDS', () => {
+  it('stays unset for the host to use its own default, and takes whole seconds from 1 to 3600', () => {
+    expect(loadEnv({}).MCP_STALLED_RESPONSE_SECONDS).toBeUndefined();
+    expect(loadEnv({ MCP_STALLED_RESPONSE_SECONDS: '5' }).MCP_STALLED_RESPONSE_SECONDS).toBe(5);
+  });
+
+  it.each(['0', '-1', '1.5', '3601', 'soon'])('refuses %j at start, naming the setting', (value) => {
+    expect(() => loadEnv({ MCP_STALLED_RESPONSE_SECONDS: value })).toThrow(EnvError);
+    expect(() => loadEnv({ MCP_STALLED_RESPONSE_SECONDS: value })).toThrow('MCP_STALLED_RESPONSE_SECONDS');
+  });
+});

@@ -3,15 +3,29 @@
  * `startHttpHost()`: `createApp()` listening on a port, 127.0.0.1 and a port the OS picks unless
  * told otherwise. It resolves once the port is bound, and rejects with the listen error as Node
  * gives it (`code: 'EADDRINUSE'` for a port in use), so the entry file words it for its own settings.
+ * Every answer but an event stream must reach a client that stopped reading within a bound
+ * (`stalled-responses.ts`).
  */
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createLogger } from '../logger.js';
 import { type AppOptions, createApp, type HostApp } from './app.js';
+import {
+  checkStalledResponseMs,
+  DEFAULT_STALLED_RESPONSE_MS,
+  dropStalledResponses,
+} from './stalled-responses.js';
 
 export interface HttpHostOptions extends AppOptions {
   /** 0 (the default) lets the OS pick a free port. */
   port?: number;
   /** The address to bind; 127.0.0.1 by default, so nothing is reachable from elsewhere by accident. */
   hostname?: string;
+  /**
+   * How long an answer other than an event stream may wait on a client that does not read it, once
+   * its socket's buffer is full, before the connection is dropped (default {@link DEFAULT_STALLED_RESPONSE_MS}).
+   */
+  stalledResponseMs?: number;
 }
 
 export interface HttpHost {
@@ -22,14 +36,26 @@ export interface HttpHost {
   /** The port bound, the one the OS picked when asked for 0. */
   port: number;
   app: HostApp;
+  /** The listening Node server. */
+  server: Server;
   /** Drops open connections, closes every session and stops the timers. */
   close(): Promise<void>;
 }
 
 export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
-  const { port = 0, hostname = '127.0.0.1', ...appOptions } = options;
-  const app = createApp(appOptions);
-  const server = app.app.listen(port, hostname);
+  const {
+    port = 0,
+    hostname = '127.0.0.1',
+    stalledResponseMs = DEFAULT_STALLED_RESPONSE_MS,
+    ...appOptions
+  } = options;
+  checkStalledResponseMs(stalledResponseMs);
+  const logger = appOptions.logger ?? createLogger('info', { service: appOptions.info.name });
+  const app = createApp({ ...appOptions, logger });
+  // What express's `listen` does, with the stalled-answer rule in place before the first request.
+  const server = createServer(app.app);
+  dropStalledResponses(server, stalledResponseMs, logger);
+  server.listen(port, hostname);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
@@ -48,6 +74,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     mcpUrl: `${baseUrl}/mcp`,
     port: bound,
     app,
+    server,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

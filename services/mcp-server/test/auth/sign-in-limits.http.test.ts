@@ -103,6 +103,12 @@ function listen(url: string, token: string, headers: Record<string, string> = {}
 
 type TextReader = ReadableStreamDefaultReader<string>;
 
+/**
+ * How long a test waits for a stream that should end: a safety net inside the test's timeout, not a
+ * bar. Only the event under test (the token's expiry, the answer) can end the stream.
+ */
+const ENDS_WAIT_MS = 15_000;
+
 /** Reads `reader` for up to `ms`: 'ended' when its stream ends, else 'open'. Each chunk goes to `onText`. */
 async function readUntilEnd(
   reader: TextReader,
@@ -285,7 +291,7 @@ describe('long-lived streams end with their token', () => {
     const sessionId = await openSession(server.mcpUrl, token);
     const stream = await getStream(server.mcpUrl, sessionId, token);
     expect(stream.status).toBe(200);
-    expect(await endsWithin(stream, 8_000)).toBe('ended');
+    expect(await endsWithin(stream, ENDS_WAIT_MS)).toBe('ended');
     const again = await getStream(server.mcpUrl, sessionId, token);
     expect(again.status).toBe(401);
     await again.text();
@@ -296,7 +302,7 @@ describe('long-lived streams end with their token', () => {
     const server = await startNearExpiry(3);
     const stream = await listen(server.mcpUrl, token);
     expect(stream.status).toBe(200);
-    expect(await endsWithin(stream, 8_000)).toBe('ended');
+    expect(await endsWithin(stream, ENDS_WAIT_MS)).toBe('ended');
   });
 
   it('keeps a stream open while its token is valid', async () => {
@@ -442,7 +448,7 @@ describe('a 2025 call waiting on its client is a long-lived response', () => {
     const server = await startNearExpiry(3);
     const sessionId = await openAskingSession(server.mcpUrl, token);
     const waiting = await callWaitingOnElicitation(server.mcpUrl, sessionId, token);
-    expect(await waiting.endsWithin(8_000)).toBe('ended');
+    expect(await waiting.endsWithin(ENDS_WAIT_MS)).toBe('ended');
     // The call was cancelled, not answered: no result for it went out, and the task is still there.
     expect(waiting.sent().filter((message) => message.id === 3)).toEqual([]);
     const tasks = await server.deps.tasks.list(`sub:${AGENT_CLIENT.id}`, 'all');
@@ -463,7 +469,7 @@ describe('a 2025 call waiting on its client is a long-lived response', () => {
       result: { action: 'decline' },
     });
     expect(answered.status).toBe(202);
-    expect(await waiting.endsWithin(5_000)).toBe('ended');
+    expect(await waiting.endsWithin(ENDS_WAIT_MS)).toBe('ended');
     let again = 0;
     for (let i = 0; i < 30 && again !== 200; i++) {
       const response = await listen(server.mcpUrl, full);
