@@ -88,28 +88,31 @@ function readUntilClose(socket: Socket): Promise<number> {
 
 /** The server's side of the next POST /mcp: its response, and the first write its socket refused. */
 function nextExchange(host: HttpHost) {
-  return new Promise<{ res: ServerResponse; closed: Promise<unknown>; backedUp: Promise<void> }>(
-    (resolve) => {
-      const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-        if (req.method !== 'POST') return;
-        host.server.off('request', onRequest);
-        let refused: () => void = () => {};
-        const backedUp = new Promise<void>((done) => {
-          refused = done;
-        });
-        for (const method of ['write', 'end'] as const) {
-          const original = res[method].bind(res) as (...args: unknown[]) => unknown;
-          res[method] = ((...args: unknown[]) => {
-            const result = original(...args);
-            if (result === false || (!res.writableFinished && req.socket.writableNeedDrain)) refused();
-            return result;
-          }) as never;
-        }
-        resolve({ req, res, closed: once(res, 'close'), backedUp });
-      };
-      host.server.on('request', onRequest);
-    },
-  );
+  return new Promise<{
+    req: IncomingMessage;
+    res: ServerResponse;
+    closed: Promise<unknown>;
+    backedUp: Promise<void>;
+  }>((resolve) => {
+    const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+      if (req.method !== 'POST') return;
+      host.server.off('request', onRequest);
+      let refused: () => void = () => {};
+      const backedUp = new Promise<void>((done) => {
+        refused = done;
+      });
+      for (const method of ['write', 'end'] as const) {
+        const original = res[method].bind(res) as (...args: unknown[]) => unknown;
+        res[method] = ((...args: unknown[]) => {
+          const result = original(...args);
+          if (result === false || (!res.writableFinished && req.socket.writableNeedDrain)) refused();
+          return result;
+        }) as never;
+      }
+      resolve({ req, res, closed: once(res, 'close'), backedUp });
+    };
+    host.server.on('request', onRequest);
+  });
 }
 
 describe('an answer nobody reads', () => {
