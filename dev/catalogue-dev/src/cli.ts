@@ -2,13 +2,19 @@
 /**
  * @module cli
  * `catalogue-dev [root]`: the entry `pnpm dev` runs for the MCP server (its package's `dev` script),
- * serving the catalogue in `root` (default: the current folder) from source and reloading it on
- * save (`dev-server.ts`). Settings come from the same environment as `node dist/index.js`.
+ * serving the catalogue in `root` (default: CATALOGUE_DEV_ROOT, else the current folder) from
+ * source and reloading it on save (`dev-server.ts`). Settings come from the same environment as
+ * `node dist/index.js`; the background type check's findings are told on stderr.
  */
-import path from 'node:path';
 import { startCatalogueDev } from './dev-server.js';
+import { loadCatalogueDevEnv } from './env.js';
 
-startCatalogueDev(path.resolve(process.argv[2] ?? '.')).catch((error: unknown) => {
-  console.error(error instanceof Error && error.name === 'EnvError' ? error.message : error);
-  process.exit(1);
-});
+Promise.resolve()
+  .then(() => {
+    const { root, typecheck } = loadCatalogueDevEnv(process.argv.slice(2));
+    return startCatalogueDev(root, { typecheck, say: (line) => console.error(line) });
+  })
+  .catch((error: unknown) => {
+    console.error(error instanceof Error && error.name === 'EnvError' ? error.message : error);
+    process.exit(1);
+  });

@@ -8,16 +8,22 @@
  * - `src/env.ts` `loadEnv()`, `src/deps.ts` `createDeps()` and `src/serve.ts` `serveHttp()`, once;
  * - `src/hosted.ts` `hostedCatalogue()`, `catalogueOptions()` and `cataloguePolicy()` (the scopes
  *   the HTTP check judges by), again on every reload.
- * The task database, the weather and the skills are built once and handed to every catalogue. Tests:
- * `dev-server.e2e.test.ts`, and `dev-server.test.ts` for which saves reload.
+ * The task database, the weather and the skills are built once and handed to every catalogue.
+ * Its `/health` has a `dev` block (`dev-status.ts`): how the last save went and what the background
+ * type check (`typecheck.ts`) found. When that changes without a new catalogue (a failed save, a
+ * type check's verdict), the last good catalogue is handed over again, so clients hear list_changed
+ * and can read the block anew. Tests: `dev-server.e2e.test.ts`, and `dev-server.test.ts` for which
+ * saves reload.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AppOptions, HostApp, ScopePolicy } from '@mcp-workshop/mcp-host';
 import { createLogger, type Logger } from '@mcp-workshop/mcp-host/logger';
+import { createDevStatus, type DevStatus, describePlace } from './dev-status.js';
 import { createCatalogueLoader } from './module-loader.js';
 import { createReloader, type ReloadEvent } from './reloader.js';
+import { startTypecheck, type TypecheckResult } from './typecheck.js';
 
 /** What the catalogue's modules export, as far as this file uses them. */
 interface EnvModule {
@@ -34,6 +40,7 @@ interface HostedModule {
 interface ServeModule {
   serveHttp(options: Record<string, unknown>): Promise<{ app: HostApp; port: number }>;
 }
+type BuildServer = Parameters<HostApp['reload']>[0];
 interface ViewsBuildModule {
   buildViews(): Promise<void>;
 }
@@ -42,7 +49,16 @@ export interface CatalogueDev {
   /** The host serving the catalogue. */
   app: HostApp;
   port: number;
+  /** The `dev` block of `/health` as it is now. */
+  status(): ReturnType<DevStatus['block']>;
   close(): Promise<void>;
+}
+
+export interface CatalogueDevOptions {
+  /** Where the short human lines go (the type check's findings); the entry file passes stderr. */
+  say?: (line: string) => void;
+  /** Runs the background type check (default true). */
+  typecheck?: boolean;
 }
 
 /** Files whose change reloads the catalogue: its sources and its views, never tests or build output. */
@@ -59,7 +75,11 @@ async function buildViews(root: string): Promise<void> {
   await ((await import(build)) as ViewsBuildModule).buildViews();
 }
 
-export async function startCatalogueDev(root: string): Promise<CatalogueDev> {
+export async function startCatalogueDev(
+  root: string,
+  options: CatalogueDevOptions = {},
+): Promise<CatalogueDev> {
+  const say = options.say ?? (() => undefined);
   // `pnpm dev` builds the packages the catalogue depends on, not the catalogue: its views may be missing.
   if (existsSync(path.join(root, 'views', 'build.mjs')) && !existsSync(path.join(root, 'dist', 'views'))) {
     await buildViews(root);
@@ -75,8 +95,29 @@ export async function startCatalogueDev(root: string): Promise<CatalogueDev> {
     return hosted.hostedCatalogue(deps, { ...hosted.catalogueOptions(env), listChanged: true });
   };
   const catalogue = await loadCatalogue();
+  const status = createDevStatus(root);
   const serve = await loader.import<ServeModule>('src/serve.ts');
-  const host = await serve.serveHttp({ env, logger, deps, catalogue, reloadable: true });
+  const host = await serve.serveHttp({
+    env,
+    logger,
+    deps,
+    catalogue: { ...catalogue, healthDetails: () => ({ dev: status.block() }) },
+    reloadable: true,
+  });
+
+  // One hand-over at a time: a reload and a re-announcement never move the same session at once.
+  let current: BuildServer = catalogue.buildServer;
+  let handOvers: Promise<unknown> = Promise.resolve();
+  const handOver = (buildServer: BuildServer, policy?: ScopePolicy) => {
+    const next = handOvers.then(() => host.app.reload(buildServer, { policy }));
+    handOvers = next.catch(() => undefined);
+    return next;
+  };
+  /** The same catalogue again: nothing changes but every client hears list_changed and reads `/health` anew. */
+  const announce = () =>
+    void handOver(current).catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not announce the new dev status'),
+    );
 
   const reloader = createReloader({
     root,
@@ -90,10 +131,26 @@ export async function startCatalogueDev(root: string): Promise<CatalogueDev> {
       const next = await loadCatalogue();
       // The scopes its tools and prompts now declare: with sign-in on, the HTTP check follows them.
       const policy = (await loader.import<HostedModule>('src/hosted.ts')).cataloguePolicy();
-      return host.app.reload(next.buildServer, { policy });
+      const moved = await handOver(next.buildServer, policy);
+      current = next.buildServer;
+      return moved;
     },
-    report: (event) => reportReload(logger, root, event),
+    report: (event) => {
+      reportReload(logger, root, event);
+      status.reloaded(event);
+      // A good reload has announced itself; a failed one changed no list, so it is announced here.
+      if (event.kind === 'failed') announce();
+    },
   });
+  const typecheck =
+    options.typecheck === false
+      ? undefined
+      : startTypecheck(root, (result) => {
+          if (status.typechecked(result) && result.state !== 'checking') {
+            sayTypecheck(say, status.block().typecheck, result);
+            announce();
+          }
+        });
   loader.onFileChange((file) => reloader.changed(file));
   logger.info(
     { root, watching: ['src/', 'views/', 'skills/'] },
@@ -103,8 +160,11 @@ export async function startCatalogueDev(root: string): Promise<CatalogueDev> {
   return {
     app: host.app,
     port: host.port,
+    status: () => status.block(),
     async close() {
       await reloader.settled();
+      await handOvers;
+      await typecheck?.close();
       await loader.close();
     },
   };
@@ -125,3 +185,29 @@ function reportReload(logger: Logger, root: string, event: ReloadEvent): void {
     `${where}: ${event.message} (the last good catalogue is still serving; save again to retry)`,
   );
 }
+
+/** The type check's verdict in a few human lines: the first errors with file:line, or that it passes. */
+function sayTypecheck(
+  say: (line: string) => void,
+  shown: ReturnType<DevStatus['block']>['typecheck'],
+  result: TypecheckResult,
+): void {
+  if (shown.state === 'off') {
+    say(`type check: off (${shown.reason})`);
+    return;
+  }
+  if (shown.state === 'passed') {
+    say('type check: no errors');
+    return;
+  }
+  if (shown.state !== 'failed' || result.state !== 'failed') return;
+  const plural = shown.errorCount === 1 ? 'error' : 'errors';
+  say(`type check: ${shown.errorCount} ${plural} (the catalogue reloaded anyway; a call may fail on them)`);
+  for (const error of shown.errors.slice(0, SAID_TYPE_ERRORS)) {
+    say(`  ${describePlace(error)} ${error.code}: ${error.message}`);
+  }
+  if (shown.errorCount > SAID_TYPE_ERRORS) say(`  … and ${shown.errorCount - SAID_TYPE_ERRORS} more`);
+}
+
+/** The terminal shows the first few type errors; `/health` lists more. */
+const SAID_TYPE_ERRORS = 5;

@@ -61,27 +61,21 @@ export async function startDevOnScratchCopy(
   port: number,
   env: Record<string, string>,
 ): Promise<ScratchDev> {
-  const root = mkdtempSync(path.join(catalogue, '.scratch-dev-'));
+  const scratch = makeScratchCatalogue(catalogue);
+  const { root, remove } = scratch;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'catalogue-dev-data-'));
   const file = (relative: string) => path.join(root, relative);
-  // No tsconfig.json: the catalogue's own, one folder up, is the one that applies.
-  for (const entry of ['src', 'views', 'skills', 'package.json']) {
-    if (existsSync(path.join(catalogue, entry)))
-      cpSync(path.join(catalogue, entry), file(entry), { recursive: true });
-  }
-  cpSync(path.join(catalogue, 'dist', 'views'), file('dist/views'), { recursive: true });
-  // The views' tsconfig extends the repository's by a relative path: one folder deeper here.
-  const viewsConfig = file('views/tsconfig.json');
-  writeFileSync(viewsConfig, readFileSync(viewsConfig, 'utf8').replace('"../../../', '"../../../../'));
-  // The copy's tool list is the catalogue's, whatever it holds, then the tools a test adds: a test
-  // never edits the catalogue's own list, which is the participant's file.
-  renameSync(file(TOOL_LIST), file(CATALOGUE_TOOL_LIST));
-  writeFileSync(file(TOOL_LIST), scratchToolList([]));
-  const added: Array<{ file: string; exportName: string }> = [];
 
   let log = '';
   const child: ChildProcess = spawn(process.execPath, [CLI, root], {
-    env: { ...env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    // The type check is a second compiler on the machine: a test that wants it sets it to true.
+    env: {
+      CATALOGUE_DEV_TYPECHECK: 'false',
+      ...env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const stream of [child.stdout, child.stderr]) {
@@ -95,7 +89,7 @@ export async function startDevOnScratchCopy(
       child.kill('SIGTERM');
       await exited;
     }
-    rmSync(root, { recursive: true, force: true });
+    remove();
     rmSync(dataDir, { recursive: true, force: true });
   };
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -112,6 +106,48 @@ export async function startDevOnScratchCopy(
     log: () => log,
     save: (relative, text) => writeFileSync(file(relative), text),
     read: (relative) => readFileSync(file(relative), 'utf8'),
+    addTool: scratch.addTool,
+    stop,
+  };
+}
+
+/** A scratch copy of a catalogue, for a test to save into. */
+export interface ScratchCatalogue {
+  root: string;
+  /** As `ScratchDev.addTool`. */
+  addTool(file: string, exportName: string, source: string): void;
+  /** Deletes the copy. */
+  remove(): void;
+}
+
+/**
+ * A scratch copy of `catalogue` (src, views, skills, package.json, the built views) inside its
+ * package, with a tsconfig.json that checks the copy's own sources; `remove()` deletes it.
+ */
+export function makeScratchCatalogue(catalogue: string): ScratchCatalogue {
+  const root = mkdtempSync(path.join(catalogue, '.scratch-dev-'));
+  const file = (relative: string) => path.join(root, relative);
+  for (const entry of ['src', 'views', 'skills', 'package.json']) {
+    if (existsSync(path.join(catalogue, entry)))
+      cpSync(path.join(catalogue, entry), file(entry), { recursive: true });
+  }
+  cpSync(path.join(catalogue, 'dist', 'views'), file('dist/views'), { recursive: true });
+  // The views' tsconfig extends the repository's by a relative path: one folder deeper here.
+  const viewsConfig = file('views/tsconfig.json');
+  writeFileSync(viewsConfig, readFileSync(viewsConfig, 'utf8').replace('"../../../', '"../../../../'));
+  // The copy's tool list is the catalogue's, whatever it holds, then the tools a test adds: a test
+  // never edits the catalogue's own list, which is the participant's file.
+  renameSync(file(TOOL_LIST), file(CATALOGUE_TOOL_LIST));
+  writeFileSync(file(TOOL_LIST), scratchToolList([]));
+  // The catalogue's own settings, for the copy's sources (its `include` would name the original's),
+  // without the tests, whose `test/` folder is not copied.
+  writeFileSync(
+    file('tsconfig.json'),
+    `${JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { rootDir: '.' }, include: ['src'], exclude: ['src/**/*.test.ts'] }, null, 2)}\n`,
+  );
+  const added: Array<{ file: string; exportName: string }> = [];
+  return {
+    root,
     addTool: (toolFile, exportName, source) => {
       if (!/^[a-z][a-z0-9-]*$/.test(toolFile) || !/^[A-Za-z_$][\w$]*$/.test(exportName))
         throw new Error(
@@ -121,6 +157,6 @@ export async function startDevOnScratchCopy(
       added.push({ file: toolFile, exportName });
       writeFileSync(file(TOOL_LIST), scratchToolList(added));
     },
-    stop,
+    remove: () => rmSync(root, { recursive: true, force: true }),
   };
 }
