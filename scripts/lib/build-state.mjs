@@ -69,19 +69,20 @@ export function writeStamp(root, startedAt) {
 /**
  * Why a build is needed, or undefined when nothing changed since the last build (`builtAt`, the
  * stamp's time). E.g. "services/agent: src/http.ts changed since the last build". `skip` names
- * package folders (relative to `root`) whose changes do not count: `pnpm dev` serves the
- * catalogue's from source.
+ * package folders (relative to `root`) whose changes do not count (`pnpm dev` serves the
+ * catalogue's from source); `only`, when given, the only package folders that do.
  */
-export function staleReason(root, builtAt = readStamp(root), { skip = [] } = {}) {
+export function staleReason(root, builtAt = readStamp(root), { skip = [], only } = {}) {
   if (builtAt === undefined) return 'no build recorded yet';
-  for (const name of ROOT_INPUTS) {
+  for (const name of only ? [] : ROOT_INPUTS) {
     const file = path.join(root, name);
     if (fs.existsSync(file) && fs.statSync(file).mtimeMs > builtAt)
       return `${name} changed since the last build`;
   }
   for (const { dir } of buildablePackages(root)) {
     const where = path.relative(root, dir);
-    if (skip.includes(where.split(path.sep).join('/'))) continue;
+    const name = where.split(path.sep).join('/');
+    if (skip.includes(name) || (only && !only.includes(name))) continue;
     if (!fs.existsSync(path.join(dir, 'dist'))) return `${where} has no dist`;
     const changed = newerThan(dir, builtAt);
     if (changed) return `${where}: ${path.relative(dir, changed)} changed since the last build`;

@@ -9,6 +9,9 @@ import { pathToFileURL } from 'node:url';
 import { readStamp, staleReason, writeStamp } from './build-state.mjs';
 import { CATALOGUE_PACKAGE_DIR } from './dev-stack.mjs';
 
+/** `pnpm ask` runs it; `pnpm dev` does not build it. */
+const LAUNCHER_PACKAGE_DIR = 'dev/launcher';
+
 export class UsageError extends Error {}
 
 /**
@@ -35,8 +38,9 @@ export function parseBuildArgs(argv) {
  * Builds with `build()` (its exit status) when the workspace at `root` is stale, and records the
  * build's start time once it succeeds. Returns 0 when nothing needed building, else the build's status.
  * With `devStack` (a running `pnpm dev`, dev-stack.mjs), the catalogue's own changes need no build:
- * its dev server reloads them from source. Without a recorded build, the dev stack's start counts
- * as one, since `pnpm dev` builds what it runs before it starts.
+ * its dev server reloads them from source. `pnpm dev` built what it runs when it started, so only
+ * changes since then count, except for the launcher, which it does not run: the recorded build
+ * still judges that one.
  */
 export function buildIfStale({
   root,
@@ -45,10 +49,12 @@ export function buildIfStale({
   devStack,
   log = (line) => console.error(line),
 }) {
-  const builtAt = readStamp(root) ?? devStack?.startedAt;
+  const stamp = readStamp(root);
   const reason = devStack
-    ? staleReason(root, builtAt, { skip: [CATALOGUE_PACKAGE_DIR] })
-    : staleReason(root, builtAt);
+    ? (staleReason(root, Math.max(stamp ?? 0, devStack.startedAt ?? 0) || undefined, {
+        skip: [CATALOGUE_PACKAGE_DIR],
+      }) ?? staleReason(root, stamp ?? devStack.startedAt, { only: [LAUNCHER_PACKAGE_DIR] }))
+    : staleReason(root, stamp);
   if (!reason) {
     if (verbose) {
       log(

@@ -167,6 +167,31 @@ describe('buildIfStale beside a running pnpm dev', () => {
     assert.equal(build.runs, 1);
   });
 
+  it('does not build for a package changed before pnpm dev started, which built it', () => {
+    const root = savedCatalogue({ stamped: true });
+    fs.writeFileSync(path.join(root, 'packages/shared/src/index.ts'), 'export {};');
+    const build = fakeBuild();
+    const startedLater = { ...devStack, startedAt: Date.now() + 1_000 };
+    assert.equal(buildIfStale({ root, build, devStack: startedLater, log: () => undefined }), 0);
+    assert.equal(build.runs, 0);
+  });
+
+  it('still builds the launcher, which pnpm dev does not build, when it changed since the recorded build', () => {
+    const root = savedCatalogue({ stamped: true });
+    const launcher = path.join(root, 'dev/launcher');
+    fs.mkdirSync(path.join(launcher, 'src'), { recursive: true });
+    fs.mkdirSync(path.join(launcher, 'dist'));
+    fs.writeFileSync(
+      path.join(launcher, 'package.json'),
+      JSON.stringify({ name: 'launcher', scripts: { build: 'tsc' } }),
+    );
+    fs.writeFileSync(path.join(launcher, 'src/cli.ts'), 'export {};');
+    const build = fakeBuild();
+    const startedLater = { ...devStack, startedAt: Date.now() + 1_000 };
+    assert.equal(buildIfStale({ root, build, devStack: startedLater, log: () => undefined }), 0);
+    assert.equal(build.runs, 1);
+  });
+
   it('counts the dev stack’s start as the build when none was recorded', () => {
     const root = savedCatalogue({ stamped: false });
     const build = fakeBuild();
