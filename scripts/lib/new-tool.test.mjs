@@ -52,13 +52,12 @@ function typecheck(dir, tsconfig) {
   });
 }
 
-/** Runs vitest on `files` in the copy's catalogue, with CI=true or with no CI at all. */
-function vitest(dir, files, { ci }) {
+/** Runs vitest on `files` in the copy's catalogue (or `cwd`), with CI=true or with no CI at all. */
+function vitest(dir, files, { ci, cwd = path.join(dir, SERVER), timeoutMs = RUN_TIMEOUT_MS }) {
   const env = { ...process.env, NO_COLOR: '1' };
   delete env.FORCE_COLOR;
   if (ci) env.CI = 'true';
   else delete env.CI;
-  const cwd = path.join(dir, SERVER);
   const result = spawnSync(
     process.execPath,
     ['node_modules/vitest/vitest.mjs', 'run', '--reporter=verbose', ...files],
@@ -66,7 +65,8 @@ function vitest(dir, files, { ci }) {
       cwd,
       env,
       encoding: 'utf8',
-      timeout: RUN_TIMEOUT_MS,
+      timeout: timeoutMs,
+      maxBuffer: 64 * 1024 * 1024,
     },
   );
   if (result.error) throw result.error;
@@ -272,5 +272,115 @@ describe('pnpm new-tool --view, then the catalogue tests', { timeout: SUITE_TIME
       assert.match(output, /already exists; pick another name/);
       assert.ok(!exists(`${SERVER}/src/tools/${name.replaceAll('_', '-')}.ts`));
     }
+  });
+});
+
+/** A skill as module 6 invites a participant to add one: a folder beside the shipped ones, with its SKILL.md. */
+const OWN_SKILL = 'plan-a-day';
+const OWN_SKILL_MANIFEST = `---
+name: ${OWN_SKILL}
+description: Plan a day around the weather - look up the forecast, then add a task for each outing.
+---
+
+# Plan a day
+
+Ask for the forecast of the city first, then add one task per outing the weather allows.
+`;
+/**
+ * The catalogue's tests that enumerate it: they import one of its lists (tools, resources, views,
+ * prompts, skills) or ask a server for one. Found by this rule, so a new such test is run too.
+ */
+const ENUMERATES =
+  /(tools\/index|resources\/index|resources\/views|prompts\/index|skills\/catalogue)\.js'|list(Tools|Resources|Prompts)\(|'(tools|resources|prompts|skills)\/list'/;
+/** The enumerating tests together run for a few minutes on a loaded 2-core machine; beyond this, they hang. */
+const ENUMERATING_RUN_TIMEOUT_MS = 10 * 60_000;
+
+/** The catalogue's test files (paths relative to its package) whose text matches ENUMERATES. */
+function enumeratingTests(dir) {
+  const server = path.join(dir, SERVER);
+  const found = [];
+  const visit = (folder) => {
+    for (const entry of fs.readdirSync(path.join(server, folder), { withFileTypes: true })) {
+      const relative = path.join(folder, entry.name);
+      if (entry.isDirectory()) visit(relative);
+      else if (
+        entry.name.endsWith('.test.ts') &&
+        ENUMERATES.test(fs.readFileSync(path.join(server, relative), 'utf8'))
+      )
+        found.push(relative);
+    }
+  };
+  for (const folder of ['src', 'test', 'views']) visit(folder);
+  return found.sort();
+}
+
+describe("a participant's own tool, view and skill, then the tests that enumerate the catalogue", {
+  timeout: ENUMERATING_RUN_TIMEOUT_MS + 8 * RUN_TIMEOUT_MS,
+}, () => {
+  let dir;
+  before(() => {
+    dir = makeScratchCopy(ROOT);
+    for (const args of [['shout_text'], ['echo_panel', '--view']]) {
+      const scaffold = newTool(dir, args);
+      assert.equal(scaffold.status, 0, scaffold.output);
+    }
+    const skillDir = path.join(dir, SERVER, 'skills', OWN_SKILL);
+    fs.mkdirSync(skillDir);
+    fs.writeFileSync(path.join(skillDir, 'SKILL.md'), OWN_SKILL_MANIFEST);
+    // Some of those tests start the built server, as `pnpm test` builds it first.
+    const build = spawnSync('pnpm', ['run', 'build'], {
+      cwd: path.join(dir, SERVER),
+      encoding: 'utf8',
+      timeout: 4 * RUN_TIMEOUT_MS,
+    });
+    assert.equal(build.status, 0, `${build.stdout}\n${build.stderr}`);
+  });
+  after(() => {
+    if (dir) removeScratchCopy(dir);
+  });
+
+  it('passes every catalogue test that lists its tools, resources, views, prompts or skills', () => {
+    const files = enumeratingTests(dir);
+    // The rule finds the lists' own tests; if it finds none, it is the rule that broke.
+    for (const expected of [
+      'test/server-lists.test.ts',
+      'src/skills/catalogue.test.ts',
+      'src/resources/views.test.ts',
+    ])
+      assert.ok(files.includes(expected), `${expected} is not among ${files.join(', ')}`);
+    const { status, output } = vitest(
+      dir,
+      [...files, 'src/tools/shout-text.test.ts', 'src/tools/echo-panel.test.ts'],
+      {
+        ci: true,
+        timeoutMs: ENUMERATING_RUN_TIMEOUT_MS,
+      },
+    );
+    assert.equal(status, 0, output);
+    // They saw the participant's additions, not only the shipped catalogue.
+    assert.match(output, /shout_text is declared in its own file/);
+    assert.match(output, /reads ui:\/\/workshop\/echo-panel as one self-contained HTML document/);
+    assert.match(output, new RegExp(`${OWN_SKILL}/SKILL\\.md is small enough to read whole`));
+  });
+
+  it("passes pnpm dev's loop test, whose own tools go in beside the participant's", () => {
+    const devDir = path.join(dir, 'dev/catalogue-dev');
+    const build = spawnSync(
+      process.execPath,
+      [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+      {
+        cwd: devDir,
+        encoding: 'utf8',
+        timeout: RUN_TIMEOUT_MS,
+      },
+    );
+    assert.equal(build.status, 0, `${build.stdout}\n${build.stderr}`);
+    const { status, output } = vitest(dir, ['src/dev-server.e2e.test.ts'], {
+      ci: true,
+      cwd: devDir,
+      timeoutMs: 4 * RUN_TIMEOUT_MS,
+    });
+    assert.equal(status, 0, output);
+    assert.match(output, /adds a saved tool to the same session/);
   });
 });
