@@ -270,7 +270,7 @@ export function undoneText(undone: {
   const wanted = undone.missing.map((m) => m.name).join(', ');
   return (
     `I did not do this part of your question: “${oneLine(undone.clause, 80)}”. I would use ${undone.tool}, ` +
-    `but could not find its ${wanted} there; ask again with it included.`
+    `but that part does not give its ${wanted}; ask again with it included.`
   );
 }
 
