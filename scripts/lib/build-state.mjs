@@ -93,7 +93,8 @@ export function staleReason(root, builtAt = readStamp(root), { skip = [], only }
 /** The first file or folder under `dir` (inputs only) modified after `time`, or undefined. */
 function newerThan(dir, time) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (NOT_INPUTS.has(entry.name)) continue;
+    // A test's scratch copy of the catalogue (.scratch-dev-*, git-ignored) is no input of the build.
+    if (NOT_INPUTS.has(entry.name) || entry.name.startsWith('.scratch-')) continue;
     const full = path.join(dir, entry.name);
     if (!entry.isDirectory() && !entry.isFile()) continue;
     if (fs.statSync(full).mtimeMs > time) return full;

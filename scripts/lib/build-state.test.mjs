@@ -107,6 +107,15 @@ describe('staleReason', () => {
   });
 });
 
+describe('staleReason and scratch copies', () => {
+  it("ignores a test's scratch copy of the catalogue inside its package", () => {
+    const root = workspace();
+    write(root, 'services/agent/.scratch-dev-Ab12Cd/src/tools/shout.ts');
+    age(root, 'services/agent');
+    assert.equal(staleReason(root, BUILT_AT), undefined);
+  });
+});
+
 describe('the stamp', () => {
   it('records the time a build started, and reads it back; a missing or garbled stamp is none', () => {
     const root = workspace();
