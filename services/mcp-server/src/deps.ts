@@ -61,6 +61,8 @@ export interface DepsConfig {
   telemetry?: HostTelemetry;
   /** The folder of skills; defaults to the package's own `skills/`. */
   skillsDir?: string;
+  /** MCP Tasks one owner may have working or waiting for input (`MCP_MAX_ACTIVE_TASKS_PER_USER`). */
+  maxActiveTasksPerUser?: number;
 }
 
 /** The dependencies `index.ts` serves with, from a validated environment. */
@@ -69,6 +71,7 @@ export function createDeps(env: ServerEnv, logger: Logger, telemetry?: HostTelem
     logger,
     dataDir: env.DATA_DIR,
     ...(env.DATABASE_URL && { databaseUrl: env.DATABASE_URL }),
+    maxActiveTasksPerUser: env.MCP_MAX_ACTIVE_TASKS_PER_USER,
     ...(env.WEATHER_PROVIDER === 'open-meteo' && {
       openMeteo: {
         geocodingUrl: env.OPEN_METEO_GEOCODING_URL,
@@ -82,7 +85,16 @@ export function createDeps(env: ServerEnv, logger: Logger, telemetry?: HostTelem
 
 /** The one place the weather, the task store and the task events are put together. */
 export function buildDeps(config: DepsConfig): ServerDeps {
-  const { logger, dataDir, databaseUrl, openMeteo, telemetry, skillsDir, now = () => new Date() } = config;
+  const {
+    logger,
+    dataDir,
+    databaseUrl,
+    openMeteo,
+    telemetry,
+    skillsDir,
+    maxActiveTasksPerUser,
+    now = () => new Date(),
+  } = config;
   const weather = openMeteo
     ? createOpenMeteoWeather({ ...openMeteo, ...(telemetry && { fetch: telemetry.fetch }) })
     : createOfflineWeather(now);
@@ -97,6 +109,7 @@ export function buildDeps(config: DepsConfig): ServerDeps {
     runs: backend.runs,
     queue: backend.runQueue(),
     logger,
+    ...(maxActiveTasksPerUser !== undefined && { maxActivePerOwner: maxActiveTasksPerUser }),
     // Each task's changes, from this process or (with Postgres) any replica: listen streams hear them.
     changes: backend.watchRuns,
   });

@@ -6,6 +6,7 @@
  */
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER } from '@mcp-workshop/mcp-host/tasks';
 import { commaList, parseEnv } from '@mcp-workshop/shared';
 import { POSTGRES_PROTOCOL, redactDatabaseUrl } from '@mcp-workshop/task-store';
 import { TELEMETRY_ENV } from '@mcp-workshop/telemetry';
@@ -113,6 +114,16 @@ const EnvSchema = z.object({
         'hold; past it, 429. Unset: 16, or half of MCP_MAX_STREAMS when that is lower. At most MCP_MAX_STREAMS.',
     ),
   MCP_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
+  MCP_MAX_ACTIVE_TASKS_PER_USER: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER)
+    .describe(
+      'MCP Tasks one user (the signed-in subject; everyone together with sign-in off) may have working ' +
+        'or waiting for input at once; one more gets an isError result saying to wait or cancel one.',
+    ),
   // The fixtures live outside the catalogue (ADR 016): on, `main.ts` hands the start over to
   // dev/conformance-server, which serves the catalogue with them on these same settings.
   MCP_CONFORMANCE: z.stringbool().default(false),

@@ -5,14 +5,16 @@
  * methods (`installTaskMethods`), and a tool's `tools/call` handler asks `callAsTask` first.
  */
 export type { TaskSupport } from './methods.js';
-export { callAsTask, installTaskMethods } from './methods.js';
+export { callAsTask, installTaskMethods, tooManyTasksMessage } from './methods.js';
 export type { NewTask, TaskRunContext, TaskRuntime, TaskRuntimeOptions, TaskWork } from './runtime.js';
 export {
   CANCEL_CHECK_MS,
   createTaskRuntime,
+  DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER,
   DEFAULT_POLL_INTERVAL_MS,
   DEFAULT_SLICE_MS,
   DEFAULT_TASK_TTL_MS,
+  TooManyActiveTasksError,
 } from './runtime.js';
 export type {
   TaskError,

@@ -11,6 +11,7 @@
  * of this runs (-32020 on a mismatch), so a load balancer can route on it.
  */
 
+import { type CallToolResult, fail } from '@mcp-workshop/shared';
 import {
   type McpServer,
   ProtocolError,
@@ -18,7 +19,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { ownerOf } from '../auth/caller.js';
-import type { TaskRuntime } from './runtime.js';
+import { type TaskRuntime, TooManyActiveTasksError } from './runtime.js';
 import type { TaskRecord } from './storage.js';
 import {
   answersOf,
@@ -56,26 +57,41 @@ export function installTaskMethods(server: McpServer, runtime: TaskRuntime): voi
 /**
  * For a `tools/call` handler: makes the call a task when the request declares the extension and
  * the tool can run as one, and answers with its `CreateTaskResult`; `undefined` means "answer it
- * now, as usual". A `required` tool called without the extension is refused with -32021.
+ * now, as usual". A `required` tool called without the extension is refused with -32021. An owner
+ * who already has the most active tasks it may gets an `isError` result saying why and what to do:
+ * the model can wait, or cancel one, and call again.
  */
 export async function callAsTask(
   runtime: TaskRuntime | undefined,
   ctx: ServerContext,
   call: { tool: string; arguments: Record<string, unknown>; support: TaskSupport },
-): Promise<ReturnType<typeof createTaskResult> | undefined> {
+): Promise<ReturnType<typeof createTaskResult> | CallToolResult | undefined> {
   if (!runtime?.canRun(call.tool) || !declaresTasks(envelopeOf(ctx))) {
     if (call.support === 'required') throw tasksRequired(`The tool ${call.tool}`);
     return undefined;
   }
   const authInfo = ctx.http?.authInfo;
-  const run = await runtime.create({
-    owner: ownerOf(authInfo),
-    tool: call.tool,
-    arguments: call.arguments,
-    // What the work needs to act with the caller's rights later, on any replica; never the token.
-    caller: authInfo ? { clientId: authInfo.clientId, scopes: authInfo.scopes } : {},
-  });
-  return createTaskResult(run);
+  try {
+    const run = await runtime.create({
+      owner: ownerOf(authInfo),
+      tool: call.tool,
+      arguments: call.arguments,
+      // What the work needs to act with the caller's rights later, on any replica; never the token.
+      caller: authInfo ? { clientId: authInfo.clientId, scopes: authInfo.scopes } : {},
+    });
+    return createTaskResult(run);
+  } catch (error) {
+    if (!(error instanceof TooManyActiveTasksError)) throw error;
+    return fail(tooManyTasksMessage(call.tool, error.limit));
+  }
+}
+
+/** Says why the call was refused and what to do, as the session and stream shares' refusals do. */
+export function tooManyTasksMessage(tool: string, limit: number): string {
+  return (
+    `Too many active tasks for this user: at most ${limit} may be working or waiting for input at once. ` +
+    `Wait for one to finish, or cancel one with tasks/cancel, then call ${tool} again.`
+  );
 }
 
 function envelopeOf(ctx: ServerContext): Record<string, unknown> | undefined {

@@ -12,7 +12,9 @@
  *
  * Long work runs in slices of `sliceMs`: at the first step past it the run goes back to the
  * queue and continues from its steps, so a queue that expires jobs it thinks stuck (pg-boss) never
- * takes one that is alive. Test: `services/mcp-server/test/task-runtime.test.ts`, over the task store's
+ * takes one that is alive. The queue shares its slots between owners, and each owner may have at
+ * most `maxActivePerOwner` tasks working or waiting for input: one more is refused with
+ * {@link TooManyActiveTasksError}, so nobody piles up work faster than it can run. Test: `services/mcp-server/test/task-runtime.test.ts`, over the task store's
  * real SQLite runs (the host may not import the store: ADR 016).
  */
 
@@ -65,6 +67,8 @@ export interface TaskRuntimeOptions {
   sliceMs?: number;
   /** How long a run waits for its tool to be defined after a start or a reload before it fails. */
   defineWaitMs?: number;
+  /** Tasks one owner may have `working` or `input_required` at once; defaults to {@link DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER}. */
+  maxActivePerOwner?: number;
   /**
    * Where the storage announces that a task changed (its id and owner), from this process or, with
    * a shared database, from any replica; returns how to stop listening. Absent, nobody hears of
@@ -91,7 +95,10 @@ export interface TaskRuntime {
   defineWith(defineAll: () => void): void;
   /** Whether `tool` can run as a task. */
   canRun(tool: string): boolean;
-  /** Stores the task and queues it; the run is durable when this resolves. */
+  /**
+   * Stores the task and queues it; the run is durable when this resolves. Rejects with a
+   * {@link TooManyActiveTasksError}, storing nothing, when the owner already has its most.
+   */
   create(task: NewTask): Promise<TaskRecord>;
   get(owner: string, id: string): Promise<TaskRecord | undefined>;
   /** Records answers; a run with no question left is queued again. */
@@ -109,11 +116,27 @@ export interface TaskRuntime {
 export const DEFAULT_TASK_TTL_MS = 60 * 60_000;
 export const DEFAULT_POLL_INTERVAL_MS = 500;
 export const DEFAULT_SLICE_MS = 10_000;
+/**
+ * Twice the slots one process runs tasks in (`RUN_CONCURRENCY`, 4): a user's few reports at once
+ * all fit, and one user's pile is never more than two rounds of one process's work.
+ */
+export const DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER = 8;
 const DEFAULT_DEFINE_WAIT_MS = 10_000;
 /** How often a running task checks whether someone cancelled it (on any replica). */
 export const CANCEL_CHECK_MS = 500;
 const EXPIRY_SWEEP_MS = 60_000;
 const INTERNAL_ERROR = -32603;
+
+/** An owner asked for one task more than it may have working or waiting for input at once. */
+export class TooManyActiveTasksError extends Error {
+  constructor(
+    /** The owner's cap, for the words the client gets. */
+    readonly limit: number,
+  ) {
+    super(`The owner already has ${limit} active tasks, the most it may have.`);
+    this.name = new.target.name;
+  }
+}
 
 /** Why an attempt stopped early; never reaches the work's caller as a failure. */
 class Interrupt extends Error {
@@ -128,6 +151,7 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
   const defineWaitMs = options.defineWaitMs ?? DEFAULT_DEFINE_WAIT_MS;
+  const maxActivePerOwner = options.maxActivePerOwner ?? DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER;
   const works = new Map<string, TaskWork>();
   const waitingForDefine = new Set<() => void>();
   /** Runs in progress in this process, to stop a cancelled one at once. */
@@ -318,15 +342,16 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     },
     canRun: (tool) => works.has(tool),
     async create(task) {
-      const run = await runs.create({ ...task, ttlMs, pollIntervalMs });
-      await queue.enqueue(run.id);
+      const run = await runs.createWithin({ ...task, ttlMs, pollIntervalMs }, maxActivePerOwner);
+      if (!run) throw new TooManyActiveTasksError(maxActivePerOwner);
+      await queue.enqueue(run.id, run.owner);
       return run;
     },
     get: (owner, id) => runs.get(owner, id),
     async answer(owner, id, responses) {
       const before = await runs.get(owner, id);
       const run = await runs.answer(owner, id, responses);
-      if (before?.status === 'input_required' && run?.status === 'working') await queue.enqueue(id);
+      if (before?.status === 'input_required' && run?.status === 'working') await queue.enqueue(id, owner);
       return run;
     },
     async cancel(owner, id) {

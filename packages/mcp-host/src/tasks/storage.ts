@@ -54,6 +54,14 @@ export interface TaskStorage {
     ttlMs: number;
     pollIntervalMs: number;
   }): Promise<TaskRecord>;
+  /**
+   * Stores a task as `create` does, unless its owner already has `maxActive` tasks `working` or
+   * `input_required`: then nothing is stored, and the answer is undefined. Atomic per owner.
+   */
+  createWithin(
+    task: Parameters<TaskStorage['create']>[0],
+    maxActive: number,
+  ): Promise<TaskRecord | undefined>;
   get(owner: string, id: string): Promise<TaskRecord | undefined>;
   /** By id alone, for the worker. */
   load(id: string): Promise<TaskRecord | undefined>;
@@ -70,9 +78,10 @@ export interface TaskStorage {
 /**
  * Who runs tasks: in-process, or a job queue shared by replicas. `'continue'` queues the task
  * again (a long task works in slices); the signal aborts when this process stops or gives it up.
+ * The queue shares its slots fairly between owners, so `enqueue` is told whose task it is.
  */
 export interface TaskQueue {
-  enqueue(id: string): Promise<void>;
+  enqueue(id: string, owner: string): Promise<void>;
   start(handler: (id: string, signal: AbortSignal) => Promise<'done' | 'continue'>): Promise<void>;
   stop(): Promise<void>;
 }

@@ -16,6 +16,7 @@ export function announceRunChanges(runs: RunStore, events: TaskEvents): RunStore
   };
   return {
     create: async (run) => told(await runs.create(run)) as Run,
+    createWithin: async (run, maxActive) => told(await runs.createWithin(run, maxActive)),
     get: (owner, id) => runs.get(owner, id),
     load: (id) => runs.load(id),
     update: async (id, update) => told(await runs.update(id, update)),

@@ -2,6 +2,7 @@
  * `openTaskBackend()`'s runs, through the public entry: with SQLite they share the task list's file
  * and run on the in-process queue; with Postgres (on a throwaway cluster, skipped where PostgreSQL
  * is not installed) they share its database and run on pg-boss, whose schema pg-boss makes itself.
+ * Both queues share their slots fairly between owners (`test-support/run-queue-fairness.ts`).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +11,7 @@ import { type PostgresCluster, startPostgres, systemPrograms } from '@mcp-worksh
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTaskBackend, type TaskBackend } from '../index.js';
+import { describeRunQueueFairness } from '../test-support/run-queue-fairness.js';
 import { createSilentLogger } from '../test-support/silent-logger.js';
 import type { NewRun } from './types.js';
 
@@ -37,7 +39,7 @@ async function runOnce(backend: TaskBackend): Promise<string[]> {
     });
   });
   const run = await backend.runs.create(NEW_RUN);
-  await queue.enqueue(run.id);
+  await queue.enqueue(run.id, NEW_RUN.owner);
   await handled;
   await queue.stop();
   expect(await backend.runs.get('sub:alice', run.id)).toMatchObject({ status: 'completed' });
@@ -51,6 +53,28 @@ async function runOnce(backend: TaskBackend): Promise<string[]> {
   await backend.tasks.close();
   return seen.map((id) => (id === run.id ? 'the run' : id));
 }
+
+/** A backend whose queue the fairness suite drives; `close` stops the queue, then the stores. */
+function queueOn(backend: TaskBackend, cleanUp: () => void) {
+  const queue = backend.runQueue();
+  return {
+    runs: backend.runs,
+    queue,
+    async close() {
+      await queue.stop();
+      await backend.runs.close();
+      await backend.tasks.close();
+      cleanUp();
+    },
+  };
+}
+
+describeRunQueueFairness('SQLite, in-process', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backend-fair-'));
+  return queueOn(openTaskBackend({ logger: createSilentLogger(), dataDir }), () =>
+    fs.rmSync(dataDir, { recursive: true, force: true }),
+  );
+});
 
 describe('openTaskBackend runs: SQLite', () => {
   it('keeps runs in the task file and runs them in-process', async () => {
@@ -72,6 +96,16 @@ describe.skipIf(!available.ok)('openTaskBackend runs: Postgres', () => {
     cluster = await startPostgres();
   }, 60_000);
   afterAll(() => cluster?.destroy());
+
+  let fairDatabases = 0;
+  describeRunQueueFairness('Postgres, pg-boss', async () => {
+    fairDatabases += 1;
+    const databaseUrl = await cluster.createDatabase(`fair_${fairDatabases}`);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backend-fair-pg-'));
+    return queueOn(openTaskBackend({ logger: createSilentLogger(), dataDir, databaseUrl }), () =>
+      fs.rmSync(dataDir, { recursive: true, force: true }),
+    );
+  });
 
   it('keeps runs in the same database and runs them on pg-boss, in its own schema', async () => {
     const databaseUrl = await cluster.createDatabase('backend_runs');

@@ -68,7 +68,7 @@ describe('createInProcessRunQueue', () => {
       return 'done';
     });
     const run = await store.create(NEW_RUN);
-    await q.enqueue(run.id);
+    await q.enqueue(run.id, NEW_RUN.owner);
     await until(() => calls.length === 1);
     await sleep(SETTLE_MS);
     expect(calls).toEqual([{ id: run.id, aborted: false }]);
@@ -78,7 +78,7 @@ describe('createInProcessRunQueue', () => {
     let turns = 0;
     const q = queue();
     await q.start(async () => (++turns < 3 ? 'continue' : 'done'));
-    await q.enqueue((await store.create(NEW_RUN)).id);
+    await q.enqueue((await store.create(NEW_RUN)).id, NEW_RUN.owner);
     await until(() => turns === 3);
     await sleep(SETTLE_MS);
     expect(turns).toBe(3);
@@ -99,9 +99,9 @@ describe('createInProcessRunQueue', () => {
     });
     const ids = [];
     for (let i = 0; i < 10; i += 1) ids.push((await store.create(NEW_RUN)).id);
-    for (const id of ids) await q.enqueue(id);
+    for (const id of ids) await q.enqueue(id, NEW_RUN.owner);
     // Enqueued again while waiting, and again while running: one more turn at most, never two at once.
-    for (const id of ids) await q.enqueue(id);
+    for (const id of ids) await q.enqueue(id, NEW_RUN.owner);
     await until(() => turns.size === 10 && running === 0);
     await sleep(SETTLE_MS);
     expect(most).toBe(4);
@@ -116,7 +116,7 @@ describe('createInProcessRunQueue', () => {
     await store.update(done.id, { status: 'completed', result: {} });
     const seen: string[] = [];
     const q = queue();
-    await q.enqueue(working.id);
+    await q.enqueue(working.id, NEW_RUN.owner);
     await q.start(async (id) => {
       seen.push(id);
       return 'done';
@@ -141,7 +141,7 @@ describe('createInProcessRunQueue', () => {
       });
     });
     const run = await store.create(NEW_RUN);
-    await q.enqueue(run.id);
+    await q.enqueue(run.id, NEW_RUN.owner);
     await started;
     await q.stop();
     expect(returned).toBe(true);
@@ -149,7 +149,7 @@ describe('createInProcessRunQueue', () => {
     expect((reasons[0] as RunHandOffError).why).toBe('stopping');
     // The run is as the handler left it: working, for the next start to resume.
     expect((await store.load(run.id))?.status).toBe('working');
-    await q.enqueue(run.id);
+    await q.enqueue(run.id, NEW_RUN.owner);
     await sleep(SETTLE_MS);
     expect(reasons).toHaveLength(1);
   });
@@ -165,7 +165,7 @@ describe('createInProcessRunQueue', () => {
       await new Promise(() => {});
       return 'done';
     });
-    await q.enqueue((await store.create(NEW_RUN)).id);
+    await q.enqueue((await store.create(NEW_RUN)).id, NEW_RUN.owner);
     await until(() => entered);
     await q.stop();
     expect(lines.join('')).toMatch(/ignored their abort signal/);
@@ -180,7 +180,7 @@ describe('createInProcessRunQueue', () => {
     };
     await q.start(failing);
     const run = await store.create(NEW_RUN);
-    await q.enqueue(run.id);
+    await q.enqueue(run.id, NEW_RUN.owner);
     await until(() => calls === RUN_RETRY_LIMIT + 1);
     await sleep(SETTLE_MS);
     expect(calls).toBe(RUN_RETRY_LIMIT + 1);
@@ -198,7 +198,7 @@ describe('createInProcessRunQueue', () => {
       throw signal.reason;
     });
     const run = await store.create(NEW_RUN);
-    await q.enqueue(run.id);
+    await q.enqueue(run.id, NEW_RUN.owner);
     await until(() => entered);
     await q.stop();
     expect((await store.load(run.id))?.status).toBe('working');

@@ -3,11 +3,14 @@
  * `createInProcessRunQueue()`: the {@link RunQueue} for SQLite, where one process owns the database
  * and so owns every run. Runs wait in memory, and nothing is lost by that: a run is durable in the
  * store before it is enqueued, and `start` enqueues every unfinished run again, so a restart
- * resumes whatever the last process left. Its multi-replica twin is `pg-boss-queue.ts`.
- * Test: `in-process-queue.test.ts`.
+ * resumes whatever the last process left. Each owner waits in a line of its own, and free slots
+ * go round the owners (`fair-share.ts`), so one owner's pile never starves another's. Its
+ * multi-replica twin is `pg-boss-queue.ts`. Tests: `in-process-queue.test.ts`, and the fairness
+ * suite in `backend-runs.test.ts`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger.js';
+import { ownerShare, pickTurns } from './fair-share.js';
 import {
   giveUp,
   RUN_CONCURRENCY,
@@ -48,19 +51,35 @@ export function createInProcessRunQueue({
 }: InProcessRunQueueOptions): RunQueue {
   let handler: RunHandler | undefined;
   let stopped = false;
-  // First in, first out, each run at most once; a run is never in `waiting` and `running` at once.
-  const waiting: string[] = [];
+  const share = ownerShare(concurrency);
+  // Each owner's line, first in first out; each run at most once, never waiting and running at once.
+  const lines = new Map<string, Array<{ id: string; since: number }>>();
+  /** The owner of each waiting run. */
+  const waiting = new Map<string, string>();
+  let arrivals = 0;
   const running = new Map<string, Turn>();
+  const heldBy = new Map<string, number>();
   const failures = new Map<string, number>();
   const retries = new Set<NodeJS.Timeout>();
   let pumping = false;
 
-  const add = (id: string): void => {
+  const add = (id: string, owner: string): void => {
     if (!handler || stopped) return;
     const turn = running.get(id);
     if (turn) turn.again = true;
-    else if (!waiting.includes(id)) waiting.push(id);
+    else if (!waiting.has(id)) {
+      waiting.set(id, owner);
+      const line = lines.get(owner) ?? [];
+      line.push({ id, since: arrivals++ });
+      lines.set(owner, line);
+    }
     schedulePump();
+  };
+
+  const hold = (owner: string, change: 1 | -1): void => {
+    const held = (heldBy.get(owner) ?? 0) + change;
+    if (held > 0) heldBy.set(owner, held);
+    else heldBy.delete(owner);
   };
 
   // On the next turn of the event loop, so `enqueue` returns (and the caller answers its client) first.
@@ -69,36 +88,58 @@ export function createInProcessRunQueue({
     pumping = true;
     setImmediate(() => {
       pumping = false;
-      while (!stopped && running.size < concurrency) {
-        const id = waiting.shift();
-        if (id === undefined) break;
-        startTurn(id);
+      if (stopped) return;
+      const candidates = [...lines].map(([owner, line]) => ({
+        owner,
+        waiting: line,
+        heldHere: heldBy.get(owner) ?? 0,
+      }));
+      for (const id of pickTurns(candidates, concurrency - running.size, share)) {
+        const owner = takeFromLine(id);
+        if (owner !== undefined) startTurn(id, owner);
       }
     });
   };
 
-  const startTurn = (id: string): void => {
+  /** Takes `id` out of its owner's line (it is at the front: `pickTurns` takes each line in order). */
+  const takeFromLine = (id: string): string | undefined => {
+    const owner = waiting.get(id);
+    const line = owner === undefined ? undefined : lines.get(owner);
+    if (owner === undefined || !line) return undefined;
+    line.splice(
+      line.findIndex((entry) => entry.id === id),
+      1,
+    );
+    if (line.length === 0) lines.delete(owner);
+    waiting.delete(id);
+    return owner;
+  };
+
+  const startTurn = (id: string, owner: string): void => {
     const run = handler;
     if (!run) return;
     const controller = new AbortController();
     const turn: Turn = { controller, again: false, done: Promise.resolve() };
     running.set(id, turn);
+    hold(owner, 1);
     turn.done = (async () => {
       try {
         if ((await run(id, controller.signal)) === 'continue') turn.again = true;
         failures.delete(id);
       } catch (error) {
         // Aborted by stop(): the run stays as it is, and the next start resumes it.
-        if (!controller.signal.aborted) await failed(id, error);
+        if (!controller.signal.aborted) await failed(id, owner, error);
       } finally {
         running.delete(id);
-        if (turn.again) add(id);
+        hold(owner, -1);
+        // A run's next slice rejoins its owner's line, not everyone's.
+        if (turn.again) add(id, owner);
         schedulePump();
       }
     })();
   };
 
-  const failed = async (id: string, error: unknown): Promise<void> => {
+  const failed = async (id: string, owner: string, error: unknown): Promise<void> => {
     const count = (failures.get(id) ?? 0) + 1;
     if (count > RUN_RETRY_LIMIT) {
       failures.delete(id);
@@ -109,7 +150,7 @@ export function createInProcessRunQueue({
     logger.warn({ err: error, run: id, attempt: count }, 'a run handler failed; trying it again shortly');
     const timer = setTimeout(() => {
       retries.delete(timer);
-      add(id);
+      add(id, owner);
     }, retryDelayMs);
     // A pending retry does not keep a finished process alive; the run is in the store either way.
     timer.unref();
@@ -117,15 +158,15 @@ export function createInProcessRunQueue({
   };
 
   return {
-    async enqueue(id) {
+    async enqueue(id, owner) {
       // Before start or after stop this does nothing: the run is stored, and the next start resumes it.
-      add(id);
+      add(id, owner);
     },
     async start(runHandler) {
       if (handler || stopped) throw new Error('A run queue starts once; make a new one after stop().');
       handler = runHandler;
       try {
-        for (const id of await store.unfinished()) add(id);
+        for (const { id, owner } of await store.unfinished()) add(id, owner);
       } catch (error) {
         // The database was not there (busy, or still opening): the caller may start it again later.
         handler = undefined;
@@ -134,7 +175,8 @@ export function createInProcessRunQueue({
     },
     async stop() {
       stopped = true;
-      waiting.length = 0;
+      lines.clear();
+      waiting.clear();
       for (const timer of retries) clearTimeout(timer);
       retries.clear();
       const turns = [...running.values()];

@@ -58,12 +58,12 @@ describe('lazyRunQueue', () => {
       loads += 1;
       return recordingQueue(calls, failStart);
     });
-    await queue.enqueue('before');
+    await queue.enqueue('before', 'sub:alice');
     expect(loads).toBe(0);
     await expect(queue.start(async () => 'done')).rejects.toThrow('database away');
     failStart.on = false;
     await queue.start(async () => 'done');
-    await queue.enqueue('after');
+    await queue.enqueue('after', 'sub:alice');
     await expect(queue.start(async () => 'done')).rejects.toThrow('starts once');
     await queue.stop();
     expect(calls).toEqual(['start', 'start', 'enqueue after', 'stop']);

@@ -27,6 +27,7 @@ export function lazyRunStore(open: () => RunStore | Promise<RunStore>): RunStore
   };
   return {
     create: async (run) => (await opened()).create(run),
+    createWithin: async (run, maxActive) => (await opened()).createWithin(run, maxActive),
     get: async (owner, id) => (await opened()).get(owner, id),
     load: async (id) => (await opened()).load(id),
     update: async (id, update) => (await opened()).update(id, update),
@@ -54,8 +55,8 @@ export function lazyRunQueue(load: () => Promise<RunQueue>): RunQueue {
   let loading: Promise<RunQueue> | undefined;
   let stopped = false;
   return {
-    async enqueue(id) {
-      await (await loading?.catch(() => undefined))?.enqueue(id);
+    async enqueue(id, owner) {
+      await (await loading?.catch(() => undefined))?.enqueue(id, owner);
     },
     async start(handler) {
       if (loading || stopped) throw new Error('A run queue starts once; make a new one after stop().');

@@ -45,6 +45,14 @@ export const MAX_RUN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** A poll interval longer than an hour would make a client look dead. */
 export const MAX_RUN_POLL_INTERVAL_MS = 60 * 60 * 1000;
 
+/** The largest per-owner cap on active runs a store takes: past it, the cap protects nothing. */
+export const MAX_ACTIVE_RUNS_LIMIT = 10_000;
+
+/** `createWithin`'s cap: a whole number of runs, at least one (a cap of zero would refuse every run). */
+export function checkMaxActive(maxActive: number): void {
+  checkInteger('active-run cap (maxActive)', maxActive, 1, MAX_ACTIVE_RUNS_LIMIT);
+}
+
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['working', 'input_required'];
 const ALL_STATUSES: ReadonlySet<string> = new Set<RunStatus>([
   'working',

@@ -16,9 +16,11 @@ export const RUN_QUEUE_NAME = 'mcp-runs';
 /** pg-boss keeps its tables in a schema of its own, created and migrated by pg-boss at start. */
 export const PG_BOSS_SCHEMA = 'pgboss';
 
-/** What a job carries: the run, and how many turns in a row have thrown. */
+/** What a job carries: the run, its owner (whose line it waits in), and how many turns in a row have thrown. */
 export interface RunJobData {
   runId: string;
+  /** Absent on a job sent before jobs carried owners: it waits in the shared owner's line. */
+  owner?: string;
   failures?: number;
 }
 

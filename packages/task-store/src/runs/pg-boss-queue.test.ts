@@ -142,7 +142,7 @@ describe.skipIf(!available.ok)('createPgBossRunQueue', () => {
     await b.start(handler);
     const runs = [];
     for (let i = 0; i < 5; i += 1) runs.push(await store.create(NEW_RUN));
-    for (const run of runs) await (runs.indexOf(run) % 2 ? a : b).enqueue(run.id);
+    for (const run of runs) await (runs.indexOf(run) % 2 ? a : b).enqueue(run.id, NEW_RUN.owner);
     await until(() => calls.length >= 15);
     await sleep(500);
     expect(runs.map((run) => calls.filter((call) => call.id === run.id).length)).toEqual([3, 3, 3, 3, 3]);
@@ -161,7 +161,7 @@ describe.skipIf(!available.ok)('createPgBossRunQueue', () => {
     const q = queue();
     await q.start(handler);
     const run = await store.create(NEW_RUN);
-    await q.enqueue(run.id);
+    await q.enqueue(run.id, NEW_RUN.owner);
     await until(() => calls.length === 2);
     // The first turn waits for its signal and nothing else: the slice is what ended it.
     expect(reasons).toEqual([new RunHandOffError('slice-over')]);
@@ -191,7 +191,7 @@ describe.skipIf(!available.ok)('createPgBossRunQueue', () => {
       const { calls, handler } = recorder(async () => 'done');
       const started = queues.length;
       const starting = queue().start(handler);
-      await queues[started]?.enqueue(run.id);
+      await queues[started]?.enqueue(run.id, NEW_RUN.owner);
       await starting;
       await until(() => calls.length === 1);
       await sleep(500);
@@ -221,7 +221,7 @@ describe.skipIf(!available.ok)('createPgBossRunQueue', () => {
     const a = queue({ ...TEST_TIMING, sliceMs: 3_000, expireInSeconds: NEVER_EXPIRES_S });
     await a.start(handler);
     const run = await store.create(NEW_RUN);
-    await a.enqueue(run.id);
+    await a.enqueue(run.id, NEW_RUN.owner);
     await until(() => calls.length === 1);
     await queue().start(handler);
     const stopped = Date.now();
@@ -242,7 +242,7 @@ describe.skipIf(!available.ok)('createPgBossRunQueue', () => {
     const a = queue({ ...TEST_TIMING, sliceMs: 2_500, expireInSeconds: NEVER_EXPIRES_S });
     await a.start(handler);
     const run = await store.create(NEW_RUN);
-    await a.enqueue(run.id);
+    await a.enqueue(run.id, NEW_RUN.owner);
     await until(() => calls.length === 1);
     await queue().start(handler);
     await a.stop();
@@ -255,7 +255,7 @@ describe.skipIf(!available.ok)('createPgBossRunQueue', () => {
     });
     await queue().start(handler);
     const run = await store.create(NEW_RUN);
-    await queues[0]?.enqueue(run.id);
+    await queues[0]?.enqueue(run.id, NEW_RUN.owner);
     await until(() => calls.length === RUN_RETRY_LIMIT + 1);
     await sleep(500);
     expect(calls).toHaveLength(RUN_RETRY_LIMIT + 1);
@@ -271,13 +271,16 @@ describe.skipIf(!available.ok)('createPgBossRunQueue', () => {
       child.kill();
       const killedAt = Date.now();
       const retryCounts: number[] = [];
+      let looked = 0;
       const { calls, handler } = recorder(async (id) => {
         retryCounts.push(...(await activeRetryCounts(id)));
+        looked += 1;
         return 'done';
       });
       // A fresh replica: its start must not send a second job while the dead one's is active.
       await queue(TAKEOVER_TIMING).start(handler);
-      await until(() => calls.length === 1, takeoverBoundMs(TAKEOVER_TIMING) + TAKEOVER_WAIT_MS);
+      // Until the handler has looked at the jobs, not just been called: its look is what is checked.
+      await until(() => looked === 1, takeoverBoundMs(TAKEOVER_TIMING) + TAKEOVER_WAIT_MS);
       const takeover = (calls[0]?.at ?? 0) - killedAt;
       report(`takeover after SIGKILL: ${takeover} ms (bound ${takeoverBoundMs(TAKEOVER_TIMING)} ms)`);
       // Not before the dead replica's job expired, so nobody ran the run twice at once: the one job
@@ -301,6 +304,8 @@ async function startReplicaThatHangs(url: string, runId: string, timing: PgBossT
   transpileForChild(dir, [
     'runs/pg-boss-queue.ts',
     'runs/pg-boss-jobs.ts',
+    'runs/pg-boss-fetch.ts',
+    'runs/fair-share.ts',
     'runs/hand-off.ts',
     'postgres-pool.ts',
   ]);
@@ -316,7 +321,7 @@ async function startReplicaThatHangs(url: string, runId: string, timing: PgBossT
       'const store = { unfinished: async () => [], update: async () => undefined };',
       'const queue = createPgBossRunQueue({ connectionString: url, store, logger, timing: JSON.parse(timing) });',
       "await queue.start(async (id) => { process.stdout.write('took ' + id + '\\n'); return new Promise(() => {}); });",
-      'await queue.enqueue(runId);',
+      "await queue.enqueue(runId, 'sub:alice');",
     ].join('\n'),
   );
   const child = spawn(process.execPath, [script, url, runId, JSON.stringify(timing)], {

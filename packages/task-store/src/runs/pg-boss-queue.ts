@@ -1,7 +1,10 @@
 /**
  * @module runs/pg-boss-queue
  * `createPgBossRunQueue()`: the {@link RunQueue} for Postgres, where several replicas share the
- * runs. Each run's next turn is a pg-boss job; whichever replica fetches it runs the handler.
+ * runs. Each run's next turn is a pg-boss job; whichever replica fetches it runs the handler. The
+ * fetch is this queue's own (`pg-boss-fetch.ts`), fair across owners on every replica: each owner's
+ * jobs form a line, and free slots go round the owners, never more than half of them to one owner
+ * while another waits (`fair-share.ts`).
  *
  * pg-boss 10 has no heartbeat: a job is "alive" only until its `expireInSeconds`, after which
  * maintenance fails it and it is retried, by any replica. That is the hand-over when a replica
@@ -22,6 +25,7 @@ import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../logger.js';
 import { createTaskPool } from '../postgres-pool.js';
+import { ownerShare } from './fair-share.js';
 import {
   giveUp,
   RUN_CONCURRENCY,
@@ -30,6 +34,7 @@ import {
   RunHandOffError,
   STOP_GRACE_MS,
 } from './hand-off.js';
+import { fetchFairly } from './pg-boss-fetch.js';
 import {
   completeTurn,
   jobOptions,
@@ -111,8 +116,27 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
     endNap?.();
   };
 
-  const send = async (runId: string, data: RunJobData = { runId }): Promise<void> => {
-    await connection?.boss.send(RUN_QUEUE_NAME, data, jobOptions(runId, timing, JOB_RETRY_LIMIT));
+  const share = ownerShare(concurrency);
+
+  const send = async (data: RunJobData): Promise<void> => {
+    await connection?.boss.send(RUN_QUEUE_NAME, data, jobOptions(data.runId, timing, JOB_RETRY_LIMIT));
+  };
+
+  /** The run's next job carries what its last one did, so it rejoins its owner's line. */
+  const nextOf = (job: RunJob, failures?: number): RunJobData => ({
+    runId: job.data.runId,
+    ...(job.data.owner !== undefined && { owner: job.data.owner }),
+    ...(failures !== undefined && { failures }),
+  });
+
+  /** Turns each owner holds on this replica. */
+  const heldHere = (): Map<string, number> => {
+    const held = new Map<string, number>();
+    for (const { job } of turns.values()) {
+      const owner = job.data.owner ?? '';
+      held.set(owner, (held.get(owner) ?? 0) + 1);
+    }
+    return held;
   };
 
   /** Completes a turn's job, with the run's next job unless the run is done. */
@@ -147,7 +171,7 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
     // as told"), the run gets another turn. One that did finish ends that turn at once: it is terminal.
     if (controller.signal.aborted) outcome = 'continue';
     if (outcome === 'done') return settle(job, undefined);
-    if (outcome === 'continue') return settle(job, { runId });
+    if (outcome === 'continue') return settle(job, nextOf(job));
     const failures = (job.data.failures ?? 0) + 1;
     if (failures > RUN_RETRY_LIMIT) {
       await giveUp(store, runId, outcome.error, logger);
@@ -157,7 +181,7 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
       { err: outcome.error, run: runId, attempt: failures },
       'a run handler failed; trying it again shortly',
     );
-    return settle(job, { runId, failures }, timing.retryDelaySeconds);
+    return settle(job, nextOf(job, failures), timing.retryDelaySeconds);
   };
 
   const startTurn = (job: RunJob, handler: RunHandler): void => {
@@ -172,19 +196,19 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
   };
 
   /** Fetches while there is room, then naps until a poll is due, a turn ends, or `enqueue` sends. */
-  const poll = async (boss: PgBoss, handler: RunHandler): Promise<void> => {
+  const poll = async (pool: pg.Pool, handler: RunHandler): Promise<void> => {
     while (state === 'started') {
       poked = false;
       const room = concurrency - turns.size;
       let fetched = 0;
       if (room > 0) {
-        // pg-boss answers [] rather than throw when the database is away; the next poll tries again.
-        const jobs = await boss
-          .fetch<RunJobData>(RUN_QUEUE_NAME, { batchSize: room, includeMetadata: true })
-          .catch((error: unknown) => {
+        // The database away is no reason to stop: the next poll tries again.
+        const jobs = await fetchFairly(pool, schema, { room, share, heldHere: heldHere() }).catch(
+          (error: unknown) => {
             logger.warn({ err: error }, 'the run queue could not fetch; polling again');
             return [];
-          });
+          },
+        );
         fetched = jobs.length;
         for (const job of jobs) {
           if (typeof job.data?.runId !== 'string') {
@@ -192,7 +216,7 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
             await settle(job, undefined).catch(() => undefined);
           } else if (state === 'started') startTurn(job, handler);
           // stop() came while this fetch was on its way: hand the run straight on.
-          else await settle(job, { runId: job.data.runId }).catch(() => undefined);
+          else await settle(job, nextOf(job)).catch(() => undefined);
         }
       }
       if ((fetched > 0 && turns.size < concurrency) || poked) continue;
@@ -232,10 +256,14 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
       connection = { boss, pool };
       // Runs whose job was lost (stored, then the process died before sending it) get one now.
       const unfinished = await store.unfinished();
-      const queued = await runsWithJobs(pool, schema, unfinished);
-      for (const runId of unfinished) {
-        if (!queued.has(runId)) await send(runId);
-        queuedAtStart.add(runId);
+      const queued = await runsWithJobs(
+        pool,
+        schema,
+        unfinished.map(({ id }) => id),
+      );
+      for (const { id, owner } of unfinished) {
+        if (!queued.has(id)) await send({ runId: id, owner });
+        queuedAtStart.add(id);
       }
     } catch (error) {
       connection = undefined;
@@ -244,11 +272,11 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
       throw error;
     }
     state = 'started';
-    loop = poll(boss, handler);
+    loop = poll(pool, handler);
   };
 
   return {
-    async enqueue(id) {
+    async enqueue(id, owner) {
       if (state === 'starting') {
         await starting?.catch(() => undefined);
         // Stored before the start looked: the start has already given this run its job.
@@ -256,7 +284,7 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
       }
       // Before start, after stop, or with a failed start: the run is stored, and a start sends its job.
       if (state !== 'started') return;
-      await send(id);
+      await send({ runId: id, owner });
       wake();
     },
     async start(handler) {
@@ -290,7 +318,7 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
         // Their handlers ignore the signal; hand the runs on anyway rather than make another replica wait for an expiry.
         for (const turn of turns.values()) {
           turn.abandoned = true;
-          await settle(turn.job, { runId: turn.job.data.runId }).catch(() => undefined);
+          await settle(turn.job, nextOf(turn.job)).catch(() => undefined);
         }
         logger.warn(
           { runs: [...turns.values()].map((turn) => turn.job.data.runId) },

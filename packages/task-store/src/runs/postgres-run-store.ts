@@ -6,7 +6,7 @@
  * another owner's, expired, terminal or missing. Each write is one statement. Contract:
  * `test-support/run-store-contract.ts`.
  */
-import { type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
 import type { TaskDatabase } from '../postgres-migrations.js';
@@ -15,6 +15,8 @@ import { checkOwner, TaskStoreUnavailableError } from '../store.js';
 import { planAnswer } from './answers.js';
 import {
   ACTIVE_RUN_STATUSES,
+  type CheckedNewRun,
+  checkMaxActive,
   checkNewRun,
   checkStepKey,
   checkUpdate,
@@ -25,7 +27,7 @@ import {
   stepBoundError,
   toStoredJson,
 } from './limits.js';
-import type { Run, RunError, RunStatus, RunStore } from './types.js';
+import type { NewRun, Run, RunError, RunStatus, RunStore } from './types.js';
 
 const COLUMNS = [
   'id',
@@ -43,6 +45,13 @@ const COLUMNS = [
   'error',
   'input_requests',
 ] as const;
+
+/**
+ * The first key of the advisory lock `createWithin` takes per owner (the second is the owner's
+ * hash). Two-key advisory locks are a space apart from the one-key locks kysely's migrator and
+ * pg-boss take; two owners whose names hash alike only wait on each other.
+ */
+const ACTIVE_RUNS_LOCK_CLASS = 0x6d637072;
 
 type Row = Pick<Selectable<TaskDatabase['mcp_runs']>, (typeof COLUMNS)[number]>;
 
@@ -88,29 +97,51 @@ export async function openPostgresRunStore({
     return row && toRun(row);
   };
 
+  const insert = (trx: Kysely<TaskDatabase>, run: NewRun, checked: CheckedNewRun) => {
+    const created = now();
+    return trx
+      .insertInto('mcp_runs')
+      .values({
+        id: newRunId(),
+        owner: run.owner,
+        tool: run.tool,
+        arguments: checked.arguments.json,
+        caller: checked.caller.json,
+        status: 'working',
+        status_message: run.statusMessage ?? null,
+        created_at: created.toISOString(),
+        last_updated_at: created.toISOString(),
+        expires_at: new Date(created.getTime() + run.ttlMs).toISOString(),
+        ttl_ms: run.ttlMs,
+        poll_interval_ms: run.pollIntervalMs,
+      })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+  };
+
   return {
     async create(run) {
+      return toRun(await insert(db, run, checkNewRun(run)));
+    },
+    async createWithin(run, maxActive) {
       const checked = checkNewRun(run);
-      const created = now();
-      const row = await db
-        .insertInto('mcp_runs')
-        .values({
-          id: newRunId(),
-          owner: run.owner,
-          tool: run.tool,
-          arguments: checked.arguments.json,
-          caller: checked.caller.json,
-          status: 'working',
-          status_message: run.statusMessage ?? null,
-          created_at: created.toISOString(),
-          last_updated_at: created.toISOString(),
-          expires_at: new Date(created.getTime() + run.ttlMs).toISOString(),
-          ttl_ms: run.ttlMs,
-          poll_interval_ms: run.pollIntervalMs,
-        })
-        .returning(COLUMNS)
-        .executeTakeFirstOrThrow();
-      return toRun(row);
+      checkMaxActive(maxActive);
+      const row = await db.transaction().execute(async (trx) => {
+        // Creates of one owner take turns, on every replica, until this transaction ends: a count
+        // and an insert by two of them at once would both see room for one more run.
+        await sql`SELECT pg_advisory_xact_lock(${ACTIVE_RUNS_LOCK_CLASS}::integer, hashtext(${run.owner}))`.execute(
+          trx,
+        );
+        const { active } = await trx
+          .selectFrom('mcp_runs')
+          .select((eb) => eb.fn.countAll<string>().as('active'))
+          .where('owner', '=', run.owner)
+          .where('status', 'in', ACTIVE_RUN_STATUSES)
+          .where('expires_at', '>', now())
+          .executeTakeFirstOrThrow();
+        return Number(active) < maxActive ? insert(trx, run, checked) : undefined;
+      });
+      return row && toRun(row);
     },
     get,
     async load(id) {
@@ -255,15 +286,14 @@ export async function openPostgresRunStore({
       throw stepBoundError(maxSteps, maxStepsBytes);
     },
     async unfinished() {
-      const rows = await db
+      return db
         .selectFrom('mcp_runs')
-        .select('id')
+        .select(['id', 'owner'])
         .where('status', 'in', ACTIVE_RUN_STATUSES)
         .where('expires_at', '>', now())
         .orderBy('created_at')
         .orderBy('id')
         .execute();
-      return rows.map((row) => row.id);
     },
     async deleteExpired() {
       // The foreign key's ON DELETE CASCADE takes each run's steps in the same statement.

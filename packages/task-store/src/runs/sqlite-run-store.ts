@@ -13,6 +13,7 @@ import { openTaskDatabaseFile } from '../sqlite-store.js';
 import { checkOwner } from '../store.js';
 import { planAnswer } from './answers.js';
 import {
+  checkMaxActive,
   checkNewRun,
   checkStepKey,
   checkUpdate,
@@ -23,7 +24,7 @@ import {
   stepBoundError,
   toStoredJson,
 } from './limits.js';
-import type { Run, RunError, RunStatus, RunStep, RunStore } from './types.js';
+import type { NewRun, Run, RunError, RunStatus, RunStep, RunStore } from './types.js';
 
 export interface SqliteRunStoreOptions {
   /** The task list's folder; the runs live in its database file. */
@@ -45,10 +46,14 @@ const WITHIN_BOUNDS = `(SELECT count(*) FROM mcp_run_steps WHERE run_id = :id) <
   AND (SELECT coalesce(sum(size), 0) FROM mcp_run_steps WHERE run_id = :id) + :size <= :maxBytes`;
 
 const SQL = {
+  // `:maxActive` null stores the run whatever its owner has; one statement, so nothing comes between
+  // the count and the insert.
   create: `INSERT INTO mcp_runs (id, owner, tool, arguments, caller, status, status_message, created_at,
              last_updated_at, expires_at, ttl_ms, poll_interval_ms)
-           VALUES (:id, :owner, :tool, :arguments, :caller, 'working', :message, :now, :now, :expires,
-             :ttl, :poll)
+           SELECT :id, :owner, :tool, :arguments, :caller, 'working', :message, :now, :now, :expires,
+             :ttl, :poll
+           WHERE :maxActive IS NULL
+             OR (SELECT count(*) FROM mcp_runs WHERE owner = :owner AND ${ACTIVE} AND ${LIVE}) < :maxActive
            RETURNING ${COLUMNS}`,
   get: `SELECT ${COLUMNS} FROM mcp_runs WHERE id = :id AND owner = :owner AND ${LIVE}`,
   load: `SELECT ${COLUMNS} FROM mcp_runs WHERE id = :id AND ${LIVE}`,
@@ -80,7 +85,7 @@ const SQL = {
              WHERE id = :id RETURNING ${COLUMNS}`,
   working: `SELECT 1 AS working FROM mcp_runs WHERE id = :id AND status = 'working' AND ${LIVE}`,
   hasStep: 'SELECT 1 AS found FROM mcp_run_steps WHERE run_id = :id AND step_key = :key',
-  unfinished: `SELECT id FROM mcp_runs WHERE ${ACTIVE} AND ${LIVE} ORDER BY created_at, id`,
+  unfinished: `SELECT id, owner FROM mcp_runs WHERE ${ACTIVE} AND ${LIVE} ORDER BY created_at, id`,
   // The trigger of migration 4 deletes each run's steps inside this statement.
   deleteExpired: 'DELETE FROM mcp_runs WHERE expires_at <= :now',
 } as const;
@@ -98,24 +103,34 @@ export function openSqliteRunStore({
     (retry(() => db.get(sql, values)) as Row | null) ?? undefined;
   const at = () => now().toISOString();
 
+  const create = (run: NewRun, maxActive: number | null): Run | undefined => {
+    const checked = checkNewRun(run);
+    if (maxActive !== null) checkMaxActive(maxActive);
+    const created = now();
+    const row = one(SQL.create, {
+      ':id': newRunId(),
+      ':owner': run.owner,
+      ':tool': run.tool,
+      ':arguments': checked.arguments.json,
+      ':caller': checked.caller.json,
+      ':message': run.statusMessage ?? null,
+      ':now': created.toISOString(),
+      ':expires': new Date(created.getTime() + run.ttlMs).toISOString(),
+      ':ttl': run.ttlMs,
+      ':poll': run.pollIntervalMs,
+      ':maxActive': maxActive,
+    });
+    return row && toRun(row);
+  };
+
   return {
     async create(run) {
-      const checked = checkNewRun(run);
-      const created = now();
-      const row = one(SQL.create, {
-        ':id': newRunId(),
-        ':owner': run.owner,
-        ':tool': run.tool,
-        ':arguments': checked.arguments.json,
-        ':caller': checked.caller.json,
-        ':message': run.statusMessage ?? null,
-        ':now': created.toISOString(),
-        ':expires': new Date(created.getTime() + run.ttlMs).toISOString(),
-        ':ttl': run.ttlMs,
-        ':poll': run.pollIntervalMs,
-      });
-      if (!row) throw new Error('The new run was not stored.');
-      return toRun(row);
+      const stored = create(run, null);
+      if (!stored) throw new Error('The new run was not stored.');
+      return stored;
+    },
+    async createWithin(run, maxActive) {
+      return create(run, maxActive);
     },
     async get(owner, id) {
       checkOwner(owner);
@@ -211,7 +226,8 @@ export function openSqliteRunStore({
       throw stepBoundError(maxSteps, maxStepsBytes);
     },
     async unfinished() {
-      return (retry(() => db.all(SQL.unfinished, { ':now': at() })) as Row[]).map((row) => String(row.id));
+      const rows = retry(() => db.all(SQL.unfinished, { ':now': at() })) as Row[];
+      return rows.map((row) => ({ id: String(row.id), owner: String(row.owner) }));
     },
     async deleteExpired() {
       return retry(() => db.run(SQL.deleteExpired, { ':now': at() })).changes;

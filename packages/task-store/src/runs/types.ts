@@ -91,6 +91,12 @@ export interface RunStep {
 export interface RunStore {
   /** Stores a new run, `working`; durable once the promise resolves. */
   create(run: NewRun): Promise<Run>;
+  /**
+   * Stores a new run as `create` does, unless its owner already has `maxActive` live runs that are
+   * `working` or `input_required`: then it stores nothing and returns undefined. Atomic per owner,
+   * across replicas too, so racing calls never leave an owner above `maxActive`.
+   */
+  createWithin(run: NewRun, maxActive: number): Promise<Run | undefined>;
   /** The run, or undefined when `owner` has no such live run. */
   get(owner: string, id: string): Promise<Run | undefined>;
   /** The run by id alone, for the worker that runs it; undefined when gone or expired. */
@@ -118,16 +124,18 @@ export interface RunStore {
    * keeps its first value (two workers racing on one step both computed the same thing).
    */
   saveStep(id: string, key: string, value: unknown): Promise<boolean>;
-  /** Ids of runs still `working` or `input_required`, for the queue to resume after a restart. */
-  unfinished(): Promise<string[]>;
+  /** Runs still `working` or `input_required`, oldest first, for the queue to resume after a restart. */
+  unfinished(): Promise<Array<{ id: string; owner: string }>>;
   /** Deletes runs past their `ttlMs`, with their steps; returns how many. */
   deleteExpired(): Promise<number>;
   close(): Promise<void>;
 }
 
 /**
- * Who runs runs. `enqueue` asks for a run to be worked on (now, or after a restart or a replica's
- * death); `start` registers the one handler that does the work. The handler gets a signal that
+ * Who runs runs. `enqueue` asks for a run of `owner` to be worked on (now, or after a restart or a
+ * replica's death); `start` registers the one handler that does the work. Each owner waits in a
+ * line of its own and free slots go round the owners (`fair-share.ts`): one owner's many runs never
+ * starve another's, and no owner is given more than half the slots while another waits. The handler gets a signal that
  * aborts when this process stops or gives the run up; when it returns `'continue'` the run is
  * queued again (a long run works in slices, so a queue that expires stuck jobs never takes a live one).
  *
@@ -143,7 +151,7 @@ export interface RunStore {
  *   terminal is final).
  */
 export interface RunQueue {
-  enqueue(id: string): Promise<void>;
+  enqueue(id: string, owner: string): Promise<void>;
   start(handler: (id: string, signal: AbortSignal) => Promise<'done' | 'continue'>): Promise<void>;
   stop(): Promise<void>;
 }

@@ -31,6 +31,11 @@ const RUN_ID = /^[A-Za-z0-9_-]{22}$/;
 /** Concurrent callers per race: enough to interleave on a pool of connections. */
 const RACERS = 20;
 
+/** The ids of the runs `unfinished()` lists, in its order. */
+async function unfinishedIds(store: RunStore): Promise<string[]> {
+  return (await store.unfinished()).map(({ id }) => id);
+}
+
 /** A clock the test moves by hand; every store of a test reads the same one. */
 function manualClock() {
   const clock = { ms: START, now: () => new Date(clock.ms) };
@@ -146,7 +151,7 @@ export function describeRunStoreContract(adapter: string, under: RunStoreUnderTe
         expect(await store.saveStep(id, 'one', 2)).toBe(false);
         expect(await store.load(run.id)).toEqual(run);
         expect(await store.steps(run.id)).toEqual([{ key: 'one', value: 1 }]);
-        expect(await store.unfinished()).toEqual([run.id]);
+        expect(await unfinishedIds(store)).toEqual([run.id]);
       },
     );
 
@@ -166,7 +171,7 @@ export function describeRunStoreContract(adapter: string, under: RunStoreUnderTe
       expect(await store.answer(ALICE, run.id, { q: 1 })).toBeUndefined();
       expect(await store.steps(run.id)).toEqual([]);
       expect(await store.saveStep(run.id, 'b', 'x')).toBe(false);
-      expect(await store.unfinished()).toEqual([kept.id]);
+      expect(await unfinishedIds(store)).toEqual([kept.id]);
       expect(await store.deleteExpired()).toBe(1);
       expect(await store.deleteExpired()).toBe(0);
       // Back before its expiry, the run would be live again, were it still stored: it is not.
@@ -196,7 +201,7 @@ export function describeRunStoreContract(adapter: string, under: RunStoreUnderTe
       expect(
         (await store.update(run.id, { status: 'working', statusMessage: null }))?.statusMessage,
       ).toBeNull();
-      expect(await store.unfinished()).toEqual([run.id]);
+      expect(await unfinishedIds(store)).toEqual([run.id]);
     });
 
     it('completes with the exact result, and never changes a terminal run again', async () => {
@@ -219,7 +224,7 @@ export function describeRunStoreContract(adapter: string, under: RunStoreUnderTe
       expect(await store.cancel(ALICE, run.id)).toEqual(done);
       expect(await store.saveStep(run.id, 'late', 1)).toBe(false);
       expect(await store.load(run.id)).toEqual(done);
-      expect(await store.unfinished()).toEqual([]);
+      expect(await unfinishedIds(store)).toEqual([]);
     });
 
     it('fails with a JSON-RPC error, data and all', async () => {
@@ -445,7 +450,7 @@ export function describeRunStoreContract(adapter: string, under: RunStoreUnderTe
       const store = await open();
       const run = await store.create(report());
       await expect(act(store, run)).rejects.toThrow(message);
-      expect(await store.unfinished()).toEqual([run.id]);
+      expect(await unfinishedIds(store)).toEqual([run.id]);
       expect(await store.load(run.id)).toEqual(run);
       expect(await store.steps(run.id)).toEqual([]);
     });
@@ -471,6 +476,47 @@ export function describeRunStoreContract(adapter: string, under: RunStoreUnderTe
       expect(await store.steps(heavy.id)).toHaveLength(1);
     });
 
+    it("refuses a new run past its owner's cap on active runs: working and input_required, live, that owner's only", async () => {
+      const store = await open();
+      const first = await store.createWithin(report(ALICE), 3);
+      const asking = await store.createWithin(report(ALICE), 3);
+      const third = await store.createWithin(report(ALICE), 3);
+      await store.update(asking?.id as string, { status: 'input_required', inputRequests: { q: {} } });
+      // Three active (one of them waiting for input): the fourth is refused, and nothing is stored.
+      expect(await store.createWithin(report(ALICE), 3)).toBeUndefined();
+      expect(new Set(await unfinishedIds(store))).toEqual(new Set([first?.id, asking?.id, third?.id]));
+      // Another owner has a cap of their own.
+      expect(await store.createWithin(report(BOB), 3)).toMatchObject({ owner: BOB, status: 'working' });
+      // A finished, failed or cancelled run frees its place; `create` itself knows no cap.
+      await store.update(first?.id as string, { status: 'completed', result: {} });
+      const fourth = await store.createWithin(report(ALICE), 3);
+      expect(fourth).toMatchObject({ owner: ALICE, status: 'working' });
+      expect(await store.createWithin(report(ALICE), 3)).toBeUndefined();
+      await store.cancel(ALICE, fourth?.id as string);
+      expect(await store.createWithin(report(ALICE), 3)).toBeDefined();
+      expect(await store.create(report(ALICE))).toMatchObject({ status: 'working' });
+      for (const cap of [0, -1, 1.5, Number.NaN, 10_001]) {
+        await expect(store.createWithin(report(ALICE), cap), String(cap)).rejects.toThrow('maxActive');
+      }
+    });
+
+    it('frees the places of expired runs for the cap', async () => {
+      const store = await open();
+      await store.createWithin({ ...report(ALICE), ttlMs: 1_000 }, 1);
+      expect(await store.createWithin(report(ALICE), 1)).toBeUndefined();
+      clock.ms += 1_000;
+      expect(await store.createWithin(report(ALICE), 1)).toMatchObject({ owner: ALICE });
+    });
+
+    it('keeps an owner at the cap when racing stores create at once', async () => {
+      const stores = [await open(), await open()];
+      const created = await Promise.all(
+        Array.from({ length: RACERS }, (_, i) => (stores[i % 2] as RunStore).createWithin(report(ALICE), 5)),
+      );
+      expect(created.filter((run) => run !== undefined)).toHaveLength(5);
+      expect(await unfinishedIds(stores[0] as RunStore)).toHaveLength(5);
+    });
+
     it('lists unfinished runs oldest first: working and input_required, live, of every owner', async () => {
       const store = await open();
       const first = await store.create(report(ALICE));
@@ -482,7 +528,11 @@ export function describeRunStoreContract(adapter: string, under: RunStoreUnderTe
       const asking = await store.create(report());
       await store.update(done.id, { status: 'completed', result: {} });
       await store.update(asking.id, { status: 'input_required' });
-      expect(await store.unfinished()).toEqual([first.id, second.id, asking.id]);
+      expect(await store.unfinished()).toEqual([
+        { id: first.id, owner: ALICE },
+        { id: second.id, owner: BOB },
+        { id: asking.id, owner: ALICE },
+      ]);
     });
 
     it('keeps runs and steps when the store is closed and opened again', async () => {
