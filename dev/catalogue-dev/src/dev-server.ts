@@ -131,6 +131,9 @@ export async function startCatalogueDev(
       const next = await loadCatalogue();
       // The scopes its tools and prompts now declare: with sign-in on, the HTTP check follows them.
       const policy = (await loader.import<HostedModule>('src/hosted.ts')).cataloguePolicy();
+      // Recorded before the hand-over announces it: a client that reads /health on that
+      // list_changed must see this save, not the last one (a hand-over that throws is reported next).
+      status.reloaded({ kind: 'reloaded', files, ms: 0, sessions: 0 });
       const moved = await handOver(next.buildServer, policy);
       current = next.buildServer;
       return moved;

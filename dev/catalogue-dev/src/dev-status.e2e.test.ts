@@ -89,7 +89,7 @@ describe('pnpm dev: the dev block of /health', { timeout: GIVE_UP_MS + 60_000 },
     );
   });
 
-  it('keeps a save that does not parse, with its file:line, and announces it with list_changed', async () => {
+  it('keeps a save that does not parse, with its file:line, announces it with list_changed, and clears it on the fix', async () => {
     dev.addTool('dev-status-probe', 'devStatusProbe', SCRATCH_TOOL);
     await until(dev_, (block) => block.lastReload?.outcome === 'reloaded', 'the good save');
     const heard: string[] = [];
@@ -115,6 +115,15 @@ describe('pnpm dev: the dev block of /health', { timeout: GIVE_UP_MS + 60_000 },
       // The last good catalogue still serves the tool.
       const answer = await client.callTool({ name: 'dev_status_probe', arguments: { text: 'still here' } });
       expect(answer.structuredContent).toEqual({ text: 'still here' });
+      // The fix: whoever reads /health on hearing its list_changed reads this save, not the failed one.
+      const before = heard.length;
+      dev.save(TOOL_FILE, SCRATCH_TOOL);
+      await until(
+        () => heard,
+        (methods) => methods.slice(before).includes('notifications/tools/list_changed'),
+        'list_changed after the fix',
+      );
+      expect((await dev_()).lastReload?.outcome).toBe('reloaded');
     } finally {
       await client.close();
     }
