@@ -47,9 +47,17 @@ export function stackUrls(env, viewSandboxPort) {
 }
 
 /**
+ * The agent's connection attempts when the stack starts it: the services start side by side, and
+ * on a slow machine the catalogue's first load can outlast the agent's default eight attempts
+ * (about 18 s), which would stop the whole stack. Thirty, the most the agent takes, wait about
+ * 100 s with its backoff.
+ */
+export const STACK_CONNECT_ATTEMPTS = '30';
+
+/**
  * The environment the services start with: `env` as it is, plus the agent's URLs of the server and
- * the demo model when only their ports were moved, so `PORT=3100 pnpm start` still hangs together.
- * A URL or a servers file the caller set wins.
+ * the demo model when only their ports were moved, so `PORT=3100 pnpm start` still hangs together,
+ * and the agent's patience with a server that starts beside it. What the caller set wins.
  */
 export function stackEnv(env) {
   const urls = stackUrls(env);
@@ -57,6 +65,7 @@ export function stackEnv(env) {
   if (!setting(env, 'MCP_SERVER_URL') && !setting(env, 'MCP_SERVERS_CONFIG'))
     wiring.MCP_SERVER_URL = urls.mcp;
   if (!setting(env, 'DEMO_MODEL_URL')) wiring.DEMO_MODEL_URL = urls.model;
+  if (!setting(env, 'MCP_CONNECT_ATTEMPTS')) wiring.MCP_CONNECT_ATTEMPTS = STACK_CONNECT_ATTEMPTS;
   return { ...env, ...wiring };
 }
 

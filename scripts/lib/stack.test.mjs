@@ -63,6 +63,11 @@ describe('stackEnv', () => {
     assert.equal(env.DEMO_MODEL_URL, 'http://m.test/v1');
     assert.equal(stackEnv({ MCP_SERVERS_CONFIG: 'servers.json' }).MCP_SERVER_URL, undefined);
   });
+
+  it('gives the agent the most connection attempts it takes, unless the caller chose', () => {
+    assert.equal(stackEnv({}).MCP_CONNECT_ATTEMPTS, '30');
+    assert.equal(stackEnv({ MCP_CONNECT_ATTEMPTS: '3' }).MCP_CONNECT_ATTEMPTS, '3');
+  });
 });
 
 describe('stackBanner', () => {
