@@ -37,7 +37,7 @@ interface Opened {
 let dataDir: string;
 const open: Opened[] = [];
 
-function openRuntime(options: { sliceMs?: number; messages?: string[] } = {}): Opened {
+function openRuntime(options: { sliceMs?: number; messages?: string[]; concurrency?: number } = {}): Opened {
   const sqlite = openSqliteRunStore({ dataDir, logger });
   // Records every status message written, for the test that a resumed run does not go back.
   const store: RunStore = options.messages
@@ -54,7 +54,11 @@ function openRuntime(options: { sliceMs?: number; messages?: string[] } = {}): O
         },
       })
     : sqlite;
-  const queue = createInProcessRunQueue({ store, logger });
+  const queue = createInProcessRunQueue({
+    store,
+    logger,
+    ...(options.concurrency && { concurrency: options.concurrency }),
+  });
   const runtime = createTaskRuntime({
     runs: store,
     queue,
@@ -168,6 +172,35 @@ describe('the task runtime, over a real SQLite run store', () => {
     const finished = await until(runtime, run.id, (r) => r.status === 'completed');
     expect(finished.result).toEqual(text('5 pieces'));
     expect(done).toEqual(['piece-1', 'piece-2', 'piece-3', 'piece-4', 'piece-5']);
+  });
+
+  it("yields its slot at the next step when another owner's task waits, and goes on from its steps", async () => {
+    freshDir();
+    // Two slots: alice's two tasks take both, more than her share of one while bob waits.
+    const { runtime } = openRuntime({ concurrency: 2 });
+    const done: string[] = [];
+    runtime.define('count', countingWork(40, 25, done));
+    runtime.define('short', async () => text('short'));
+    await runtime.start();
+    const hers = [
+      await runtime.create({ owner: OWNER, tool: 'count', arguments: {}, caller: {} }),
+      await runtime.create({ owner: OWNER, tool: 'count', arguments: {}, caller: {} }),
+    ];
+    await until(runtime, hers[1]?.id as string, () => done.length >= 2);
+    const his = await runtime.create({ owner: 'sub:bob', tool: 'short', arguments: {}, caller: {} });
+    const deadline = Date.now() + WAIT_MS;
+    let finished: Run | undefined;
+    while (!finished && Date.now() < deadline) {
+      const run = await runtime.get('sub:bob', his.id);
+      if (run?.status === 'completed') finished = run;
+      else await sleep(10);
+    }
+    expect(finished?.result).toEqual(text('short'));
+    // Bob's task was done while both of alice's were still at work: one of them gave its slot back.
+    for (const run of hers) expect((await runtime.get(OWNER, run.id))?.status).toBe('working');
+    for (const run of hers) await until(runtime, run.id, (r) => r.status === 'completed');
+    // Each piece of each task ran once: the yield lost no recorded step.
+    expect(done).toHaveLength(80);
   });
 
   /** A piece longer than the wait after a cancel: only an aborted signal keeps it from finishing. */

@@ -12,10 +12,12 @@
  *
  * Long work runs in slices of `sliceMs`: at the first step past it the run goes back to the
  * queue and continues from its steps, so a queue that expires jobs it thinks stuck (pg-boss) never
- * takes one that is alive. The queue shares its slots between owners, and each owner may have at
+ * takes one that is alive; a slice also ends at the next step when the queue asks it to yield its
+ * slot to another owner. The queue shares its slots between owners, and each owner may have at
  * most `maxActivePerOwner` tasks working or waiting for input: one more is refused with
- * {@link TooManyActiveTasksError}, so nobody piles up work faster than it can run. Test: `services/mcp-server/test/task-runtime.test.ts`, over the task store's
- * real SQLite runs (the host may not import the store: ADR 016).
+ * {@link TooManyActiveTasksError}, so nobody piles up work faster than it can run.
+ * Test: `services/mcp-server/test/task-runtime.test.ts`, over the task store's real SQLite runs
+ * (the host may not import the store: ADR 016).
  */
 
 import { ProtocolError } from '@modelcontextprotocol/server';
@@ -184,7 +186,11 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     });
   }
 
-  async function attempt(id: string, queueSignal: AbortSignal): Promise<'done' | 'continue'> {
+  async function attempt(
+    id: string,
+    queueSignal: AbortSignal,
+    yieldSignal?: AbortSignal,
+  ): Promise<'done' | 'continue'> {
     const run = await runs.load(id);
     if (run?.status !== 'working') return 'done';
     const work = await workFor(run.tool, queueSignal);
@@ -199,7 +205,10 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     running.set(id, controller);
     const watch = watchForCancel(id, controller);
     try {
-      const result = await runWork(run, work, controller, Date.now() + sliceMs);
+      const sliceEnds = Date.now() + sliceMs;
+      // The slice ends early, at the next step, when the queue wants the slot for another owner.
+      const sliceOver = () => Date.now() > sliceEnds || yieldSignal?.aborted === true;
+      const result = await runWork(run, work, controller, sliceOver);
       if (result === 'continue' || result === 'done') return result;
       await runs.update(id, { status: 'completed', statusMessage: null, result });
       return 'done';
@@ -221,7 +230,7 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     run: TaskRecord,
     work: TaskWork,
     controller: AbortController,
-    sliceEnds: number,
+    sliceOver: () => boolean,
   ): Promise<Record<string, unknown> | 'continue' | 'done'> {
     const recorded = new Map((await runs.steps(run.id)).map((step) => [step.key, step.value]));
     const open = new Map<string, Record<string, unknown>>();
@@ -267,7 +276,7 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
           if (heldMessage !== undefined) await writeMessage(heldMessage);
         }
         if (controller.signal.aborted) throw controller.signal.reason;
-        if (Date.now() > sliceEnds) {
+        if (sliceOver()) {
           controller.abort(new Interrupt('slice'));
           throw controller.signal.reason;
         }

@@ -82,6 +82,9 @@ export interface TaskStorage {
  */
 export interface TaskQueue {
   enqueue(id: string, owner: string): Promise<void>;
-  start(handler: (id: string, signal: AbortSignal) => Promise<'done' | 'continue'>): Promise<void>;
+  /** `yieldSignal` asks the task to end its turn at its next step, so another owner gets the slot. */
+  start(
+    handler: (id: string, signal: AbortSignal, yieldSignal: AbortSignal) => Promise<'done' | 'continue'>,
+  ): Promise<void>;
   stop(): Promise<void>;
 }

@@ -2,7 +2,7 @@
  * The rule both run queues share (`fair-share.ts`): who gets the free slots, owner by owner.
  */
 import { describe, expect, it } from 'vitest';
-import { type OwnerLine, ownerShare, pickTurns } from './fair-share.js';
+import { type OwnerLine, ownerShare, pickTurns, turnsToYield } from './fair-share.js';
 
 /** A line of `count` runs named `<owner>1`, `<owner>2`…, each waiting since `since` plus its place. */
 const line = (owner: string, count: number, heldHere = 0, since = 0, heldEverywhere?: number): OwnerLine => ({
@@ -45,5 +45,21 @@ describe('pickTurns', () => {
   it('picks nothing without room or without waiting runs', () => {
     expect(pickTurns([line('a', 3)], 0, 2)).toEqual([]);
     expect(pickTurns([line('a', 0, 4)], 4, 2)).toEqual([]);
+  });
+});
+
+describe('turnsToYield', () => {
+  const turns = (owners: string, asked = '') =>
+    [...owners].map((owner, i) => ({ owner, asked: asked[i] === 'y' }));
+
+  it('asks the oldest turn of the owner furthest past its share, one per owner kept waiting', () => {
+    expect(turnsToYield(turns('aaab'), 1, 2)).toEqual([0]);
+    expect(turnsToYield(turns('abaa'), 2, 1)).toEqual([0, 2]);
+  });
+
+  it('counts turns already asked, and asks nobody at or below their share', () => {
+    expect(turnsToYield(turns('aaaa', 'y'), 1, 2)).toEqual([]);
+    expect(turnsToYield(turns('aabb'), 2, 2)).toEqual([]);
+    expect(turnsToYield(turns('aaaa'), 0, 2)).toEqual([]);
   });
 });

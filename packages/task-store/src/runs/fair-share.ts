@@ -3,7 +3,8 @@
  * Which waiting runs get a queue's free slots: the one rule both run queues follow, so one owner's
  * pile of runs cannot starve anyone else's. Each owner waits in a line of its own; a free slot goes
  * to the owner holding the fewest turns (ties: the owner whose first run has waited longest), and
- * no owner is given more than half the slots while another owner waits. Pure, so both queues
+ * no owner is given more than half the slots while another owner waits; an owner that holds more
+ * than half while another waits is asked to yield its oldest turn. Pure, so both queues
  * (`in-process-queue.ts`, `pg-boss-queue.ts`) and its test (`fair-share.test.ts`) share it.
  */
 
@@ -60,4 +61,39 @@ function before(a: Entry, b: Entry): boolean {
   const bSince = (b.line.waiting[b.next] as { since: number }).since;
   if (aSince !== bSince) return aSince < bSince;
   return a.line.owner < b.line.owner;
+}
+
+/** A running turn, as `turnsToYield` sees it. */
+export interface RunningTurn {
+  owner: string;
+  /** Already asked to yield (it ends at its next step). */
+  asked: boolean;
+}
+
+/**
+ * Which running turns to ask to yield, oldest first in `running`: one for each owner in `wanting`
+ * (owners kept waiting while below their share) not yet answered by a turn already asked, each
+ * taken from whichever owner keeps the most turns past its share. None when nobody is past it.
+ */
+export function turnsToYield(running: readonly RunningTurn[], wanting: number, share: number): number[] {
+  const asked = running.map((turn) => turn.asked);
+  const chosen: number[] = [];
+  while (asked.filter(Boolean).length < wanting) {
+    const keeping = new Map<string, number>();
+    running.forEach((turn, i) => {
+      if (!asked[i]) keeping.set(turn.owner, (keeping.get(turn.owner) ?? 0) + 1);
+    });
+    let furthest: string | undefined;
+    let most = share;
+    for (const [owner, kept] of keeping) {
+      if (kept <= most) continue;
+      most = kept;
+      furthest = owner;
+    }
+    const at = running.findIndex((turn, i) => !asked[i] && turn.owner === furthest);
+    if (furthest === undefined || at < 0) break;
+    asked[at] = true;
+    chosen.push(at);
+  }
+  return chosen;
 }

@@ -7,8 +7,16 @@
 import type { Logger } from '../logger.js';
 import type { RunStore } from './types.js';
 
-/** The one handler a queue runs: `'continue'` asks for another turn, `'done'` for none. */
-export type RunHandler = (id: string, signal: AbortSignal) => Promise<'done' | 'continue'>;
+/**
+ * The one handler a queue runs: `'continue'` asks for another turn, `'done'` for none. `yieldSignal`
+ * aborts when the queue wants the slot back for another owner: the handler should end its turn at
+ * its next step with `'continue'`, losing nothing (unlike `signal`, which means stop at once).
+ */
+export type RunHandler = (
+  id: string,
+  signal: AbortSignal,
+  yieldSignal: AbortSignal,
+) => Promise<'done' | 'continue'>;
 
 /**
  * The reason a run's signal aborts: the queue is handing the run on, to a later turn or another

@@ -10,7 +10,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger.js';
-import { ownerShare, pickTurns } from './fair-share.js';
+import { ownerShare, pickTurns, turnsToYield } from './fair-share.js';
 import {
   giveUp,
   RUN_CONCURRENCY,
@@ -36,7 +36,10 @@ export interface InProcessRunQueueOptions {
 }
 
 interface Turn {
+  owner: string;
   controller: AbortController;
+  /** Aborted to ask the turn to end at its next step, so another owner gets the slot. */
+  yielding: AbortController;
   /** Enqueued again while it ran: it gets another turn once this one ends. */
   again: boolean;
   done: Promise<void>;
@@ -98,7 +101,20 @@ export function createInProcessRunQueue({
         const owner = takeFromLine(id);
         if (owner !== undefined) startTurn(id, owner);
       }
+      askToYield();
     });
+  };
+
+  /** Owners kept waiting while below their share get slots back from owners past theirs. */
+  const askToYield = (): void => {
+    const wanting = [...lines.keys()].filter((owner) => (heldBy.get(owner) ?? 0) < share).length;
+    const turns = [...running.values()];
+    const asks = turnsToYield(
+      turns.map((turn) => ({ owner: turn.owner, asked: turn.yielding.signal.aborted })),
+      wanting,
+      share,
+    );
+    for (const at of asks) turns[at]?.yielding.abort();
   };
 
   /** Takes `id` out of its owner's line (it is at the front: `pickTurns` takes each line in order). */
@@ -119,12 +135,13 @@ export function createInProcessRunQueue({
     const run = handler;
     if (!run) return;
     const controller = new AbortController();
-    const turn: Turn = { controller, again: false, done: Promise.resolve() };
+    const yielding = new AbortController();
+    const turn: Turn = { owner, controller, yielding, again: false, done: Promise.resolve() };
     running.set(id, turn);
     hold(owner, 1);
     turn.done = (async () => {
       try {
-        if ((await run(id, controller.signal)) === 'continue') turn.again = true;
+        if ((await run(id, controller.signal, yielding.signal)) === 'continue') turn.again = true;
         failures.delete(id);
       } catch (error) {
         // Aborted by stop(): the run stays as it is, and the next start resumes it.

@@ -65,7 +65,7 @@ export async function fetchFairly(
 }
 
 /** Each owner's first `room` waiting jobs (more could not start now), and its active jobs everywhere. */
-async function readLines(
+export async function readLines(
   pool: pg.Pool,
   schema: string,
   room: number,

@@ -25,7 +25,7 @@ import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../logger.js';
 import { createTaskPool } from '../postgres-pool.js';
-import { ownerShare } from './fair-share.js';
+import { ownerShare, turnsToYield } from './fair-share.js';
 import {
   giveUp,
   RUN_CONCURRENCY,
@@ -34,7 +34,7 @@ import {
   RunHandOffError,
   STOP_GRACE_MS,
 } from './hand-off.js';
-import { fetchFairly } from './pg-boss-fetch.js';
+import { fetchFairly, readLines } from './pg-boss-fetch.js';
 import {
   completeTurn,
   jobOptions,
@@ -88,6 +88,8 @@ export interface PgBossRunQueueOptions {
 interface Turn {
   job: RunJob;
   controller: AbortController;
+  /** Aborted to ask the turn to end at its next step, so another owner gets the slot. */
+  yielding: AbortController;
   /** stop() handed the run on without waiting for this turn; whatever it returns is ignored. */
   abandoned: boolean;
   done: Promise<void>;
@@ -160,7 +162,7 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
     const slice = setTimeout(() => controller.abort(new RunHandOffError('slice-over')), timing.sliceMs);
     let outcome: 'done' | 'continue' | { error: unknown };
     try {
-      outcome = await handler(runId, controller.signal);
+      outcome = await handler(runId, controller.signal, turn.yielding.signal);
     } catch (error) {
       outcome = { error };
     } finally {
@@ -185,7 +187,13 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
   };
 
   const startTurn = (job: RunJob, handler: RunHandler): void => {
-    const turn: Turn = { job, controller: new AbortController(), abandoned: false, done: Promise.resolve() };
+    const turn: Turn = {
+      job,
+      controller: new AbortController(),
+      yielding: new AbortController(),
+      abandoned: false,
+      done: Promise.resolve(),
+    };
     turns.set(job.id, turn);
     turn.done = runTurn(turn, handler)
       .catch((error) => logger.error({ err: error, run: job.data.runId }, 'a run turn could not be settled'))
@@ -193,6 +201,24 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
         turns.delete(job.id);
         wake();
       });
+  };
+
+  /**
+   * With every slot taken and an owner past its share here, asks that owner's oldest turns to
+   * yield, one for each owner whose jobs wait (on any replica's table) while it is below its share
+   * here. The query runs only while some owner is past its share on this replica.
+   */
+  const askToYield = async (pool: pg.Pool): Promise<void> => {
+    const running = [...turns.values()].map((turn) => ({
+      turn,
+      owner: turn.job.data.owner ?? '',
+      asked: turn.yielding.signal.aborted,
+    }));
+    const held = heldHere();
+    if (![...held.values()].some((count) => count > share)) return;
+    const lines = await readLines(pool, schema, 1).catch(() => []);
+    const wanting = lines.filter((line) => (held.get(line.owner) ?? 0) < share).length;
+    for (const at of turnsToYield(running, wanting, share)) running[at]?.turn.yielding.abort();
   };
 
   /** Fetches while there is room, then naps until a poll is due, a turn ends, or `enqueue` sends. */
@@ -219,6 +245,7 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
           else await settle(job, nextOf(job)).catch(() => undefined);
         }
       }
+      if (turns.size >= concurrency) await askToYield(pool);
       if ((fetched > 0 && turns.size < concurrency) || poked) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, timing.pollingIntervalMs);

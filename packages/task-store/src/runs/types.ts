@@ -135,7 +135,9 @@ export interface RunStore {
  * Who runs runs. `enqueue` asks for a run of `owner` to be worked on (now, or after a restart or a
  * replica's death); `start` registers the one handler that does the work. Each owner waits in a
  * line of its own and free slots go round the owners (`fair-share.ts`): one owner's many runs never
- * starve another's, and no owner is given more than half the slots while another waits. The handler gets a signal that
+ * starve another's, and no owner is given more than half the slots while another waits. When an
+ * owner holds more than half and another owner waits, the queue asks that owner's oldest turn to
+ * yield (`yieldSignal`): it ends at its next step and its run rejoins its owner's line. The handler gets a signal that
  * aborts when this process stops or gives the run up; when it returns `'continue'` the run is
  * queued again (a long run works in slices, so a queue that expires stuck jobs never takes a live one).
  *
@@ -152,6 +154,8 @@ export interface RunStore {
  */
 export interface RunQueue {
   enqueue(id: string, owner: string): Promise<void>;
-  start(handler: (id: string, signal: AbortSignal) => Promise<'done' | 'continue'>): Promise<void>;
+  start(
+    handler: (id: string, signal: AbortSignal, yieldSignal: AbortSignal) => Promise<'done' | 'continue'>,
+  ): Promise<void>;
   stop(): Promise<void>;
 }

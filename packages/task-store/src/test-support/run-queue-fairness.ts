@@ -5,6 +5,7 @@
  * owner's run starts before the first owner's pile drains, and no owner is given more than half the
  * slots while another owner waits. Every assertion is about the order of starts, never about time.
  */
+import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RUN_CONCURRENCY } from '../runs/hand-off.js';
@@ -96,6 +97,45 @@ export function describeRunQueueFairness(backend: string, openQueue: () => Promi
         );
         // One of the first two slots that free up after bob joined is his; FIFO would make it turn count + 1.
         expect(bobAt).toBeLessThanOrEqual(RUN_CONCURRENCY + 1);
+      },
+      WAIT_LIMIT_MS * 2,
+    );
+
+    it(
+      'asks a turn of an owner past half the slots to yield when another owner arrives',
+      async () => {
+        const under = await open();
+        const owners = new Map<string, string>();
+        const starts: string[] = [];
+        const yielded: string[] = [];
+        const turnsWait = gate();
+        await under.queue.start(async (id, _signal, yieldSignal) => {
+          starts.push(id);
+          if (owners.get(id) === BOB) return 'done';
+          // Alice's turns hold their slots until the test opens the gate, unless asked to yield.
+          await Promise.race([turnsWait.opened, once(yieldSignal, 'abort')]);
+          if (!yieldSignal.aborted) return 'done';
+          yielded.push(id);
+          return 'continue';
+        });
+        const enqueue = async (owner: string, count: number) => {
+          const ids: string[] = [];
+          for (let i = 0; i < count; i += 1) {
+            const run = await under.runs.create(newRun(owner));
+            owners.set(run.id, owner);
+            await under.queue.enqueue(run.id, owner);
+            ids.push(run.id);
+          }
+          return ids;
+        };
+        await enqueue(ALICE, 8);
+        await until(() => starts.length === RUN_CONCURRENCY, "alice's first turns");
+        const [bob] = await enqueue(BOB, 1);
+        // No turn of alice's ends on its own: bob starts only if the queue asks one to yield.
+        await until(() => starts.includes(bob as string), "bob's turn, while alice's turns hold");
+        expect(yielded).toHaveLength(1);
+        turnsWait.open();
+        await until(() => new Set(starts).size === 9, 'every run');
       },
       WAIT_LIMIT_MS * 2,
     );

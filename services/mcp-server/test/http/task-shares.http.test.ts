@@ -30,10 +30,22 @@ import { TASKS_READ, TASKS_WRITE } from '../../src/scopes.js';
 const RESOURCE = 'http://127.0.0.1:3000/mcp';
 /** A safety net for a loaded machine, never a bound the test measures. */
 const WAIT_MS = 90_000;
-/** Alice's reports: three sections each, so a queue of twelve takes three rounds of four slots. */
-const ALICES_REPORT = { name: 'generate_report', arguments: { topic: 'cities', steps: 3, delayMs: 300 } };
-/** Bob's: one section, as short as a report gets. */
-const BOBS_REPORT = { name: 'generate_report', arguments: { topic: 'weather', steps: 1, delayMs: 400 } };
+/**
+ * Alice's reports take three rounds of four slots; Bob's is one section. TASK_SHARES_SIZES=issue
+ * uses the red team's sizes instead (ten-second reports behind which a one-section report waited
+ * half a minute), to measure the wait as the issue did; the assertions are the same.
+ */
+const ISSUE_SIZES = process.env.TASK_SHARES_SIZES === 'issue';
+const ALICES_REPORT = {
+  name: 'generate_report',
+  arguments: ISSUE_SIZES
+    ? { topic: 'cities', steps: 5, delayMs: 2_000 }
+    : { topic: 'cities', steps: 3, delayMs: 300 },
+};
+const BOBS_REPORT = {
+  name: 'generate_report',
+  arguments: { topic: 'weather', steps: 1, delayMs: ISSUE_SIZES ? 500 : 400 },
+};
 const SLOW_REPORT = { name: 'generate_report', arguments: { topic: 'cities', steps: 20, delayMs: 500 } };
 
 interface Server {
