@@ -20,8 +20,35 @@ describe('kindOf', () => {
     ['verbose', { type: ['boolean', 'null'] }, 'boolean'],
     ['title', { type: 'string' }, 'text'],
     ['filters', { type: 'object' }, 'other'],
+    ['cursor', { type: 'string' }, 'other'],
+    ['after', { type: 'string', description: 'The nextCursor of the previous page' }, 'other'],
   ])('reads %s %j as %s', (name, schema, kind) => {
     expect(kindOf(name, schema)).toBe(kind);
+  });
+});
+
+describe('extractArguments with a page cursor', () => {
+  const listTasks = {
+    name: 'list_tasks',
+    description: "List the user's tasks with their ids, oldest first.",
+    parameters: {
+      type: 'object',
+      properties: {
+        status: { type: 'string', enum: ['all', 'open', 'done'] },
+        cursor: {
+          type: 'string',
+          description: 'The nextCursor of the previous list_tasks answer, unchanged.',
+        },
+      },
+    },
+  };
+
+  it.each([
+    'add a task to buy milk then list my tasks',
+    'show my tasks about groceries',
+    'List my tasks called shopping',
+  ])('never fills the cursor from the words of %j', (message) => {
+    expect(extractArguments(listTasks, message).calls).toEqual([{}]);
   });
 });
 

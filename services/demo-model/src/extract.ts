@@ -76,6 +76,8 @@ export function kindOf(name: string, schema: Record<string, unknown>): Kind {
   }
   if (type !== undefined && type !== 'string') return 'other';
   const description = typeof schema.description === 'string' ? schema.description.toLowerCase() : '';
+  // A page cursor is a token from an earlier answer, never in the user's words: leave it to the tool.
+  if (/\b(?:cursor|page token)\b/.test(nameText) || /\bnext ?cursor\b/.test(description)) return 'other';
   for (const text of [nameText, description]) {
     if (/\btime ?zones?\b|\btz\b|\biana\b/.test(text)) return 'timezone';
     if (/\b(?:expression|formula|arithmetic|equation)\b/.test(text)) return 'expression';
