@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TASKS_READ, TASKS_WRITE } from '../scopes.js';
 import { createMcpServer } from '../server.js';
 import { connectAs, testDeps, tokenFor } from '../test-support/in-memory.js';
+import { DEFAULT_TASK_PAGE_SIZE } from './task-pages.js';
 
 describe('task_board_refresh', () => {
   let dir: string;
@@ -76,5 +77,24 @@ describe('task_board_refresh', () => {
     const result = await call('alice', [TASKS_READ], args);
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
+  });
+
+  it('answers the first page only, with the totals of all and a cursor list_tasks takes for the rest', async () => {
+    for (let n = 1; n <= DEFAULT_TASK_PAGE_SIZE; n++) await store.add('sub:alice', `more ${n}`);
+    const result = await call('alice', [TASKS_READ], {});
+    expect(validateToolResult(result).ok).toBe(true);
+    const board = result.structuredContent as { count: number; openCount: number; nextCursor?: string };
+    expect(board).toMatchObject({ count: DEFAULT_TASK_PAGE_SIZE, openCount: DEFAULT_TASK_PAGE_SIZE + 2 });
+    const conn = await connectAs(
+      createMcpServer(testDeps({ tasks: store })),
+      tokenFor('alice', [TASKS_READ]),
+    );
+    closers.push(conn.close);
+    const rest = await conn.client.callTool({ name: 'list_tasks', arguments: { cursor: board.nextCursor } });
+    expect(titles(rest)).toEqual([
+      `more ${DEFAULT_TASK_PAGE_SIZE - 2}`,
+      `more ${DEFAULT_TASK_PAGE_SIZE - 1}`,
+      `more ${DEFAULT_TASK_PAGE_SIZE}`,
+    ]);
   });
 });

@@ -3,12 +3,15 @@
  * `task_board_refresh`: what the task board view (`ui://tasks/board`) redraws from after its
  * buttons complete or delete a task: the tasks under the board's filter plus how many are open and
  * done in all. App-only (`visibility: ["app"]`): an MCP Apps host never shows it to the model, which
- * has `list_tasks`. Same owner rules and scope as `list_tasks`. Test: `task-board-refresh.test.ts`.
+ * has `list_tasks`. Same owner rules and scope as `list_tasks`, and the same first page: at most
+ * `DEFAULT_TASK_PAGE_SIZE` tasks, with `nextCursor` when more follow, so a full list never makes one
+ * large answer. Test: `task-board-refresh.test.ts`.
  */
 import { okList } from '@mcp-workshop/shared';
 import { z } from 'zod';
 import { TASKS_READ } from '../scopes.js';
 import { defineTool } from './define-tool.js';
+import { DEFAULT_TASK_PAGE_SIZE, encodeTaskCursor } from './task-pages.js';
 import { TASK_STATUSES, taskSchema } from './task-schema.js';
 
 const input = z.object({
@@ -19,11 +22,15 @@ const input = z.object({
 });
 
 const output = z.object({
-  items: z.array(taskSchema).describe('The tasks under the filter, oldest first.'),
+  items: z.array(taskSchema).describe('The first page of the tasks under the filter, oldest first.'),
   count: z.number().int().describe('How many tasks are in items.'),
   status: z.enum(TASK_STATUSES).describe('The filter that was applied.'),
   openCount: z.number().int().describe("How many of the caller's tasks are open, whatever the filter."),
   doneCount: z.number().int().describe("How many of the caller's tasks are done, whatever the filter."),
+  nextCursor: z
+    .string()
+    .optional()
+    .describe('Present when more tasks follow under the filter: list_tasks takes it as cursor.'),
 });
 
 export const taskBoardRefresh = defineTool({
@@ -40,11 +47,14 @@ export const taskBoardRefresh = defineTool({
     // One read, so the totals and the items describe the same moment.
     const all = await deps.tasks.list(owner, 'all');
     const doneCount = all.filter((task) => task.done).length;
-    const items = status === 'all' ? all : all.filter((task) => task.done === (status === 'done'));
+    const matching = status === 'all' ? all : all.filter((task) => task.done === (status === 'done'));
+    const items = matching.slice(0, DEFAULT_TASK_PAGE_SIZE);
+    const last = items.at(-1);
+    const nextCursor = matching.length > items.length && last ? encodeTaskCursor(owner, last.id) : undefined;
     await log('debug', 'Refreshed the task board', { status, count: items.length });
     return okList(
       items,
-      { status, openCount: all.length - doneCount, doneCount },
+      { status, openCount: all.length - doneCount, doneCount, ...(nextCursor && { nextCursor }) },
       { summary: `${all.length - doneCount} open, ${doneCount} done.` },
     );
   },
