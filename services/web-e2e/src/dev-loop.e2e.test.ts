@@ -150,6 +150,9 @@ beforeAll(async () => {
       MCP_SERVER_URL: `http://127.0.0.1:${mcp}/mcp`,
       DEMO_MODEL_URL: `http://127.0.0.1:${model}/v1`,
       CATALOGUE_DEV_ROOT: scratch.root,
+      // The agent starts beside the server and gives up after about 16 s by default; on a busy
+      // machine the catalogue's first import alone can take longer.
+      MCP_CONNECT_ATTEMPTS: '30',
       DATA_DIR: dataDir,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -212,12 +215,19 @@ describe('pnpm dev, a save, pnpm ask and the page', { timeout: 3 * STEP_MS }, ()
     expect(await panel.filter({ hasText: 'word_count' }).count()).toBe(0);
 
     // Nothing on the page asks again: the agent pushes the new list when the server announces it.
+    const savedAt = performance.now();
     scratch.addTool('word-count', 'wordCount', WORDS);
     await panel.filter({ hasText: 'word_count' }).waitFor();
+    const shownMs = performance.now() - savedAt;
 
+    const brokenAt = performance.now();
     writeFileSync(path.join(scratch.root, WORDS_FILE), WORDS.replace('return ok({', 'return ok({{'));
     const failedSave = page.locator('[data-testid=dev-failed-save]');
     await failedSave.waitFor();
+    // Measured, not asserted, as above.
+    console.info(
+      `save → in the panel ${Math.round(shownMs)} ms; failed save → banner ${Math.round(performance.now() - brokenAt)} ms`,
+    );
     expect(await failedSave.textContent()).toContain(`${WORDS_FILE}:${BROKEN_LINE}`);
 
     const asked = await pnpmAsk('Count the words of the text "a failed save"');
