@@ -322,12 +322,23 @@ async function seedTasks(url: string, count: number): Promise<void> {
   }
 }
 
-/** How many tasks the store holds, through `list_tasks` (structured `count`). */
+/** The largest page `list_tasks` answers (its `limit` bound), so counting takes as few calls as it can. */
+const LIST_PAGE_LIMIT = 500;
+
+/** How many tasks the store holds, through `list_tasks` (structured `count`, summed over its pages). */
 async function countTasks(url: string): Promise<number> {
-  const call = modernToolCall(url, 'list_tasks', { status: 'all' });
-  const response = await fetch(call.url, { method: 'POST', headers: call.headers, body: call.body });
-  const answer = readAnswer(await response.text());
-  const count = (answer?.result?.structuredContent as { count?: unknown } | undefined)?.count;
-  if (typeof count !== 'number') throw new Error(`list_tasks at ${url} gave no count (${response.status})`);
-  return count;
+  let total = 0;
+  let cursor: string | undefined;
+  do {
+    const args = { status: 'all', limit: LIST_PAGE_LIMIT, ...(cursor && { cursor }) };
+    const call = modernToolCall(url, 'list_tasks', args);
+    const response = await fetch(call.url, { method: 'POST', headers: call.headers, body: call.body });
+    const answer = readAnswer(await response.text());
+    const page = answer?.result?.structuredContent as { count?: unknown; nextCursor?: unknown } | undefined;
+    if (typeof page?.count !== 'number')
+      throw new Error(`list_tasks at ${url} gave no count (${response.status})`);
+    total += page.count;
+    cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
+  } while (cursor);
+  return total;
 }
