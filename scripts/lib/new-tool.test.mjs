@@ -360,7 +360,7 @@ describe("a participant's own tool, view and skill, then the tests that enumerat
     // They saw the participant's additions, not only the shipped catalogue.
     assert.match(output, /shout_text is declared in its own file/);
     assert.match(output, /reads ui:\/\/workshop\/echo-panel as one self-contained HTML document/);
-    assert.match(output, new RegExp(`${OWN_SKILL}/SKILL\\.md is small enough to read whole`));
+    assert.match(output, new RegExp(`'${OWN_SKILL}/SKILL\\.md' is small enough to read whole`));
   });
 
   it("passes pnpm dev's loop test, whose own tools go in beside the participant's", () => {
