@@ -23,7 +23,7 @@ import { createSilentLogger } from '../test-support/silent-logger.js';
 import { transpileForChild } from '../test-support/transpile-for-child.js';
 import { GAVE_UP_ERROR, RUN_RETRY_LIMIT, type RunHandler, RunHandOffError } from './hand-off.js';
 import { PG_BOSS_SCHEMA, type PgBossTiming, RUN_QUEUE_NAME } from './pg-boss-jobs.js';
-import { createPgBossRunQueue, PG_BOSS_TIMING } from './pg-boss-queue.js';
+import { createPgBossRunQueue, installLockName, PG_BOSS_TIMING } from './pg-boss-queue.js';
 import { openPostgresRunStore } from './postgres-run-store.js';
 import type { NewRun, RunQueue, RunStore } from './types.js';
 
@@ -84,6 +84,25 @@ function recorder(act: (id: string, signal: AbortSignal, turn: number) => Promis
   return { calls, handler };
 }
 
+/** Sessions waiting for an advisory lock in this database. */
+async function lockWaiters(client: pg.Client): Promise<number> {
+  const { rows } = await client.query<{ waiting: string }>(
+    `SELECT count(*) AS waiting FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+      WHERE l.locktype = 'advisory' AND NOT l.granted AND d.datname = current_database()`,
+  );
+  return Number(rows[0]?.waiting ?? 0);
+}
+
+async function schemaExists(client: pg.Client): Promise<boolean> {
+  const { rows } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [PG_BOSS_SCHEMA]);
+  return rows.length === 1;
+}
+
+/** Checks `condition` every 20 ms until it holds; the test's timeout is the only bound. */
+async function untilAsync(condition: () => Promise<boolean>): Promise<void> {
+  while (!(await condition())) await sleep(20);
+}
+
 describe.skipIf(!available.ok)('createPgBossRunQueue', () => {
   let cluster: PostgresCluster;
   let url = '';
@@ -133,6 +152,32 @@ describe.skipIf(!available.ok)('createPgBossRunQueue', () => {
     for (const created of queues.splice(0)) await created.stop();
     await store.close();
     await jobsPool.end();
+  });
+
+  it("installs pg-boss's schema behind its install lock, so replicas starting at once never both create it", async () => {
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(hashtext($1))', [installLockName(PG_BOSS_SCHEMA)]);
+      let started = false;
+      const starting = queue()
+        .start(async () => 'done')
+        .finally(() => {
+          started = true;
+        });
+      // The start waits on the lock (a start that ignores it ends first, and fails here), and
+      // while it waits pg-boss has created nothing.
+      await untilAsync(async () => started || (await lockWaiters(holder)) === 1);
+      expect(started, 'the start went ahead while the install lock was held').toBe(false);
+      expect(await schemaExists(holder)).toBe(false);
+      await holder.query('SELECT pg_advisory_unlock(hashtext($1))', [installLockName(PG_BOSS_SCHEMA)]);
+      await starting;
+      expect(await schemaExists(holder)).toBe(true);
+      // A second start finds the schema there; the lock is free again for it.
+      await queue().start(async () => 'done');
+    } finally {
+      await holder.end();
+    }
   });
 
   it('runs each turn of a run once across two replicas, and leaves no job behind', async () => {

@@ -263,7 +263,7 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
     const boss = new PgBoss({
       db: { executeSql: (text, values) => pool.query(text, values) },
       schema,
-      // pg-boss creates and migrates its schema itself (under an advisory lock, so replicas may race).
+      // pg-boss creates and migrates its schema itself; `installSerially` keeps replicas from racing.
       migrate: true,
       supervise: true,
       maintenanceIntervalSeconds: timing.maintenanceIntervalSeconds,
@@ -275,7 +275,9 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
     // Maintenance errors arrive as events; unheard, an 'error' event would crash the process.
     boss.on('error', (error) => logger.warn({ err: error }, 'the run queue (pg-boss) reported an error'));
     try {
-      await boss.start();
+      await installSerially(pool, schema, async () => {
+        await boss.start();
+      });
       const queue = queueOptions(timing, JOB_RETRY_LIMIT);
       await boss.createQueue(RUN_QUEUE_NAME, queue);
       // createQueue leaves an existing queue as it was; this makes it match this version's settings.
@@ -368,4 +370,42 @@ function checkSettings(timing: PgBossTiming, schema: string): void {
     );
   }
   if (!/^[a-z_][a-z0-9_]{0,49}$/.test(schema)) throw new Error(`Not a plain schema name: ${schema}`);
+}
+
+/**
+ * Runs pg-boss's start (which installs its schema on an empty database) while holding a session
+ * advisory lock of this schema's, so replicas starting at once install it one after the other.
+ * pg-boss checks "installed?" before taking its own lock, so two replicas that both see an empty
+ * database both run the create script; the second fails with `type "job_state" already exists`,
+ * which pg-boss then swallows, but Postgres has logged an ERROR that an operator would chase.
+ * Behind this lock the second replica finds the schema there and creates nothing.
+ * Test: `pg-boss-queue.test.ts` (a start waits while the lock is held elsewhere).
+ */
+export async function installSerially(
+  pool: pg.Pool,
+  schema: string,
+  start: () => Promise<void>,
+): Promise<void> {
+  const name = installLockName(schema);
+  const client = await pool.connect();
+  let unlocked = false;
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+    try {
+      await start();
+    } finally {
+      unlocked = await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]).then(
+        () => true,
+        () => false,
+      );
+    }
+  } finally {
+    // A connection that may still hold the lock is closed, not pooled: closing it frees the lock.
+    client.release(!unlocked);
+  }
+}
+
+/** The advisory lock's name: the schema's, so two schemas in one database install side by side. */
+export function installLockName(schema: string): string {
+  return `${schema}:install`;
 }
