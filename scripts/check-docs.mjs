@@ -347,8 +347,6 @@ function checkScripts(docs) {
       let name = words[i];
       if (name === 'run' || name === 'run-script') name = words[i + 1];
       else if (name && PNPM_BUILTINS.has(name)) continue;
-      // Prose punctuation after a name ("`pnpm dev: …`" quoting a message) is not part of it.
-      name = name?.replace(/[:.,]+$/, '');
       if (!name || !/^[a-z][\w:.-]*$/i.test(name)) continue; // `pnpm <script>` placeholders, `pnpm -v`
       if (options.some((o) => PNPM_OTHER_PACKAGE.has(o))) {
         const filter = filterValue(words);

@@ -157,7 +157,7 @@ export async function startCatalogueDev(
   loader.onFileChange((file) => reloader.changed(file));
   logger.info(
     { root, watching: ['src/', 'views/', 'skills/'] },
-    'pnpm dev: serving the catalogue from source; saves reload it',
+    'catalogue-dev: serving the catalogue from source; saves reload it',
   );
 
   return {

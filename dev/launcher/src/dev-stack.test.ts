@@ -79,9 +79,9 @@ describe('describeDevStack', () => {
       },
     } as DevBlock;
     expect(describeDevStack(url, block).warnings).toEqual([
-      "pnpm dev: the catalogue's last save failed at src/tools/shout.ts:13:16: [PARSE_ERROR] Unexpected token. " +
+      "catalogue-dev: the catalogue's last save failed at src/tools/shout.ts:13:16: [PARSE_ERROR] Unexpected token. " +
         'The last good catalogue is answering; save again to retry.',
-      'pnpm dev: the type check found 2 errors, first at src/tools/shout.ts:9:3: TS2322 Bad type. ' +
+      'catalogue-dev: the type check found 2 errors, first at src/tools/shout.ts:9:3: TS2322 Bad type. ' +
         'The catalogue reloaded anyway; a call may fail on it.',
     ]);
   });

@@ -60,7 +60,7 @@ export function describeDevStack(url: string, block: DevBlock): { note: string; 
   const last = block.lastReload;
   if (last?.outcome === 'failed') {
     warnings.push(
-      `pnpm dev: the catalogue's last save failed${last.place ? ` at ${where(last.place)}` : ''}: ${sentence(last.message)} ` +
+      `catalogue-dev: the catalogue's last save failed${last.place ? ` at ${where(last.place)}` : ''}: ${sentence(last.message)} ` +
         'The last good catalogue is answering; save again to retry.',
     );
   }
@@ -69,7 +69,7 @@ export function describeDevStack(url: string, block: DevBlock): { note: string; 
     const first = check.errors[0];
     const plural = check.errorCount === 1 ? 'error' : 'errors';
     warnings.push(
-      `pnpm dev: the type check found ${check.errorCount} ${plural}` +
+      `catalogue-dev: the type check found ${check.errorCount} ${plural}` +
         `${first ? `, first at ${where(first)}: ${first.code} ${sentence(first.message)}` : '.'} ` +
         'The catalogue reloaded anyway; a call may fail on it.',
     );

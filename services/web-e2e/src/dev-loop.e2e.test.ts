@@ -233,7 +233,7 @@ describe('pnpm dev, a save, pnpm ask and the page', { timeout: 3 * STEP_MS }, ()
     const asked = await pnpmAsk('Count the words of the text "a failed save"');
     expect(asked.stderr).toMatch(
       new RegExp(
-        `^WARNING: pnpm dev: the catalogue's last save failed at ${WORDS_FILE}:${BROKEN_LINE}\\b`,
+        `^WARNING: catalogue-dev: the catalogue's last save failed at ${WORDS_FILE}:${BROKEN_LINE}\\b`,
         'm',
       ),
     );
