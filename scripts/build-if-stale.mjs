@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `pnpm ask`, `pnpm chat` and `pnpm demo` start here: it builds (`turbo run build`, told on stderr
  * a line per package by scripts/lib/build-progress.mjs) only when scripts/lib/build-state.mjs finds

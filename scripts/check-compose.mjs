@@ -1,6 +1,7 @@
 #!/usr/bin/env node
+// @ts-check
 /**
- * Checks docker-compose.yml and the Dockerfiles against the services, without a Docker engine
+ * Checks docker-compose.yml and the Dockerfile against the services, without a Docker engine
  * (`pnpm check:compose`; `pnpm lint:compose` runs dclint on the compose file itself).
  *
  *   node scripts/check-compose.mjs               every check, including the build replay (about 2 min)
@@ -11,7 +12,7 @@
  *    without a profile, or a copy of it behind a profile (`mcp-server-secure`, the replicas
  *    `mcp-server-1..3`, `mcp-server-traced`, `agent-secure`, `agent-scaled`, `agent-traced`; the
  *    `auth-server` package runs only under one); a service from an image sits behind a profile and names a version tag. Every variable
- *    compose or an image sets is one the service reads (its env schema's keys, `SERVER_ENV_KEYS` /
+ *    compose or an image sets is one the service reads (its env schema's keys, `runEnvKeys(catalogue.env)` /
  *    `AGENT_ENV_KEYS` / `DEMO_MODEL_ENV_KEYS` / `AUTH_SERVER_ENV_KEYS`), and the values parse, with
  *    .env empty and with .env.example's values; a secret .env must set (the authorization server's,
  *    `AUTH_SERVER_SECRET_KEYS`) makes its service refuse to start while empty, and a secret .env may
@@ -27,8 +28,10 @@
  *    the service, or, for a proxy from an image (HAProxy), by every service the proxy depends on; a
  *    URL that only names a service (an issuer, a resource) needs no depends_on; a service under a
  *    profile is depended on with `required: false` from services outside that profile; DATA_DIR is on a named volume unless
- *    DATABASE_URL keeps the tasks elsewhere; the Dockerfiles are multi-stage with `pnpm deploy`, a
- *    Node 22 or 24 slim base, a non-root USER and a HEALTHCHECK.
+ *    DATABASE_URL keeps the tasks elsewhere; every built service is a target of the one Dockerfile,
+ *    named after its package (`target: agent`), so they share its one `build` stage, which runs
+ *    `pnpm deploy`; each target starts from a fresh Node 22 or 24 slim base, with a non-root USER
+ *    and a HEALTHCHECK.
  * 2. From dist/: starts each built service as compose would (the image's ENV plus compose's
  *    environment; 0.0.0.0 becomes 127.0.0.1, every port a free one, service names local URLs, paths
  *    a temporary folder per service) in depends_on order, every profile at once (so `auth`: the
@@ -37,9 +40,9 @@
  *    sandbox must answer on its own (free) port. A service that depends on a service from an image
  *    (Postgres, HAProxy, Jaeger), or on one skipped for that, is skipped here and in 3, with one
  *    line saying why.
- * 3. Build replay: runs each Dockerfile's `build` stage (its COPY lines, honouring .dockerignore,
- *    and its RUN lines, verbatim) in a temporary folder, assembles each runtime stage from its
- *    COPY lines, starts its CMD from its WORKDIR, and checks health again; for the server also
+ * 3. Build replay: runs the Dockerfile's `build` stage once (its COPY lines, honouring .dockerignore,
+ *    and its RUN lines, verbatim) in a temporary folder, assembles each target from its COPY lines,
+ *    starts its CMD from its WORKDIR, and checks health again; for the server also
  *    that the ADRs sit where dist/resources/adr.js looks for them and the built MCP Apps views where
  *    dist/resources/views.js does, for the agent that the chat page and its lazy app-view chunk are in.
  * What needs an engine stays unchecked: the base images and the images compose pulls (Postgres,
@@ -54,8 +57,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freePort, stopChild } from '@mcp-workshop/shared/processes';
 import { parse as parseYaml } from 'yaml';
-import { freePort, stopChild } from './lib/processes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const COMPOSE_FILE = path.join(ROOT, 'docker-compose.yml');
@@ -63,7 +66,11 @@ const ENV_EXAMPLE = path.join(ROOT, '.env.example');
 const DOCKERIGNORE = path.join(ROOT, '.dockerignore');
 
 const STARTUP_TIMEOUT_MS = 30_000;
-const STEP_TIMEOUT_MS = 5 * 60_000;
+/**
+ * One RUN line of the replay. The build stage builds the four services in one line: 69 s on a
+ * 2-core machine, 11 min on the same machine shared with other builds and test runs.
+ */
+const STEP_TIMEOUT_MS = 20 * 60_000;
 const SHUTDOWN_TIMEOUT_MS = 5_000;
 const NODE_MAJORS = ['22', '24'];
 /** Read by Node or express rather than by an env schema; an image may set them. */
@@ -90,9 +97,11 @@ const MUST_IGNORE = [
 const SERVICES = {
   'mcp-server': {
     dir: 'services/mcp-server',
-    envModule: 'services/mcp-server/dist/env.js',
-    load: 'loadEnv',
-    keys: 'SERVER_ENV_KEYS',
+    // The host reads the catalogue's settings with its own: loadRunEnv(catalogue.env), runEnvKeys(catalogue.env).
+    envModule: 'packages/mcp-host/dist/run/env.js',
+    catalogue: 'services/mcp-server/dist/catalogue.js',
+    load: 'loadRunEnv',
+    keys: 'runEnvKeys',
     hostVar: 'HOST',
     portVar: 'PORT',
     hostsVar: 'MCP_ALLOWED_HOSTS',
@@ -153,10 +162,44 @@ const SERVICES = {
     secretKeys: 'AUTH_SERVER_SECRET_KEYS',
   },
 };
-for (const [name, spec] of Object.entries(SERVICES)) spec.name = name;
-/** The package a compose service runs: its own name, or one of the copies a package lists. */
-const specFor = (name) =>
-  SERVICES[name] ?? Object.values(SERVICES).find((spec) => spec.copies.includes(name));
+/**
+ * A package's entry in SERVICES, with its name and what the static check reads from its env module.
+ * @typedef {object} ServiceSpec
+ * @property {string} name the package's own compose service
+ * @property {string} dir
+ * @property {string} envModule
+ * @property {string} [catalogue] a catalogue module (its default export's `env`), served by the host: `envModule`'s `load` and `keys` take that shape first
+ * @property {string} load
+ * @property {string} keys
+ * @property {string} hostVar
+ * @property {string} portVar
+ * @property {string} [hostsVar]
+ * @property {string[]} identifierVars
+ * @property {number} localPort
+ * @property {string[]} copies
+ * @property {boolean} [profileOnly]
+ * @property {string} [secretKeys]
+ * @property {{ keys: string, generates: string }} [generatedSecrets]
+ * @property {Array<{ portVar: string, originVar: string, localPort: number, healthPath: string }>} [extraPorts]
+ * @property {Set<string>} schemaKeys from the env module, before any check reads it
+ * @property {(env: Record<string, string | undefined>) => Record<string, any>} loadEnv
+ * @property {string[]} [generatedKeys]
+ * @property {(env: Record<string, any>) => boolean} [generates]
+ */
+/** @type {Map<string, ServiceSpec>} */
+const specs = new Map(
+  Object.entries(SERVICES).map(([name, spec]) => [
+    name,
+    /** @type {ServiceSpec} */ (Object.assign(spec, { name })),
+  ]),
+);
+/**
+ * The package a compose service runs: its own name, or one of the copies a package lists.
+ * @param {string} name
+ */
+const specFor = (name) => specs.get(name) ?? [...specs.values()].find((spec) => spec.copies.includes(name));
+/** @param {unknown} error */
+const messageOf = (error) => (error instanceof Error ? error.message : String(error));
 
 const { values: args } = parseArgs({
   options: {
@@ -181,8 +224,8 @@ const elapsed = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 function parseDotEnv(text) {
   const vars = new Map();
   for (const line of text.split('\n')) {
-    const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
-    if (match) vars.set(match[1], match[2].trim().replace(/^(['"])(.*)\1$/, '$2'));
+    const [, key, value] = /^\s*([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line) ?? [];
+    if (key && value !== undefined) vars.set(key, value.trim().replace(/^(['"])(.*)\1$/, '$2'));
   }
   return vars;
 }
@@ -229,7 +272,16 @@ function commandArgv(text) {
   return ['/bin/sh', '-c', trimmed];
 }
 
-/** Stages of a Dockerfile: `{ name, from, instructions: [{ op, args, line }] }`, with ARG defaults applied to FROM. */
+/**
+ * @typedef {{ op: string, args: string, line: number }} Instruction
+ * @typedef {{ name: string, from: string, base: Stage | undefined, instructions: Instruction[], line: number }} Stage
+ */
+
+/**
+ * Stages of a Dockerfile: `{ name, from, instructions: [{ op, args, line }] }`, with ARG defaults applied to FROM.
+ * @param {string} file
+ * @returns {Stage[]}
+ */
 function parseDockerfile(file) {
   const lines = fs.readFileSync(file, 'utf8').split('\n');
   const logical = [];
@@ -248,21 +300,22 @@ function parseDockerfile(file) {
     current = '';
   });
   const globalArgs = new Map();
+  /** @type {Stage[]} */
   const stages = [];
   for (const { text, line } of logical) {
-    const match = /^\s*([A-Za-z]+)\s+([\s\S]*)$/.exec(text);
-    if (!match) continue;
-    const op = match[1].toUpperCase();
-    const rest = match[2].trim();
+    const [, word, args] = /^\s*([A-Za-z]+)\s+([\s\S]*)$/.exec(text) ?? [];
+    if (word === undefined || args === undefined) continue;
+    const op = word.toUpperCase();
+    const rest = args.trim();
     if (op === 'FROM') {
-      const [image, as, name] = rest.split(/\s+/);
+      const [image = '', as, name] = rest.split(/\s+/);
       const resolved = image.replace(
         /\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g,
         (_, key) => globalArgs.get(key) ?? '',
       );
       const base = stages.find((stage) => stage.name === resolved);
       stages.push({
-        name: as?.toUpperCase() === 'AS' ? name : String(stages.length),
+        name: as?.toUpperCase() === 'AS' && name ? name : String(stages.length),
         from: resolved,
         base,
         instructions: [],
@@ -277,7 +330,7 @@ function parseDockerfile(file) {
       }
       continue;
     }
-    stages.at(-1).instructions.push({ op, args: rest, line });
+    stages[stages.length - 1]?.instructions.push({ op, args: rest, line });
   }
   return stages;
 }
@@ -301,8 +354,15 @@ function parseEnvInstruction(args) {
   return out;
 }
 
-/** What a runtime stage ends up with: ENV, WORKDIR, CMD, EXPOSE, USER, HEALTHCHECK. */
+/**
+ * What a runtime stage ends up with: ENV, WORKDIR, CMD, EXPOSE, USER, HEALTHCHECK.
+ * @param {Stage} stage
+ */
 function stageConfig(stage) {
+  /**
+   * @type {{ env: Record<string, string>, workdir: string, cmd: string[] | undefined, expose: number[],
+   *   user: string | undefined, healthcheck: string | undefined }}
+   */
   const config = {
     env: {},
     workdir: '/',
@@ -424,7 +484,7 @@ function startProcess(label, argv, { cwd, env }) {
 
 function stopProcess(handle) {
   children.delete(handle);
-  return stopChild(handle, SHUTDOWN_TIMEOUT_MS);
+  return stopChild(handle.child, { graceMs: SHUTDOWN_TIMEOUT_MS });
 }
 
 async function waitHealthy(handle, url, headers = {}) {
@@ -442,8 +502,8 @@ async function waitHealthy(handle, url, headers = {}) {
         throw new Error(`${handle.label}: ${url} answered ${response.status}, not 200`);
       last = `HTTP ${response.status}`;
     } catch (error) {
-      if (/answered \d+, not 200/.test(error.message)) throw error;
-      last = error.message;
+      if (/answered \d+, not 200/.test(messageOf(error))) throw error;
+      last = messageOf(error);
     }
     await sleep(150);
   }
@@ -480,25 +540,40 @@ const compose = parseYaml(fs.readFileSync(COMPOSE_FILE, 'utf8'), { merge: true }
 const exampleVars = parseDotEnv(fs.readFileSync(ENV_EXAMPLE, 'utf8'));
 const composeServices = compose.services ?? {};
 const envModules = new Map();
-for (const spec of Object.values(SERVICES)) {
+for (const spec of specs.values()) {
   const file = path.join(ROOT, spec.envModule);
   if (!fs.existsSync(file)) throw new Error(`${spec.envModule} is missing: run \`pnpm build\` first.`);
   const module = envModules.get(file) ?? (await import(pathToFileURL(file).href));
   envModules.set(file, module);
-  spec.schemaKeys = new Set(module[spec.keys]);
-  spec.loadEnv = module[spec.load];
+  if (spec.catalogue) {
+    const catalogueFile = path.join(ROOT, spec.catalogue);
+    if (!fs.existsSync(catalogueFile))
+      throw new Error(`${spec.catalogue} is missing: run \`pnpm build\` first.`);
+    const shape = (await import(pathToFileURL(catalogueFile).href)).default?.env ?? {};
+    const load = module[spec.load];
+    spec.schemaKeys = new Set(module[spec.keys]?.(shape));
+    spec.loadEnv =
+      typeof load === 'function'
+        ? (/** @type {Record<string, string | undefined>} */ env) => load(shape, env)
+        : load;
+  } else {
+    spec.schemaKeys = new Set(module[spec.keys]);
+    spec.loadEnv = module[spec.load];
+  }
   if (spec.schemaKeys.size === 0 || typeof spec.loadEnv !== 'function') {
     fail(`${spec.envModule} must export ${spec.keys} and ${spec.load}`);
   }
   if (spec.generatedSecrets) {
     const { keys, generates } = spec.generatedSecrets;
-    spec.generatedKeys = module[keys] ?? [];
+    /** @type {string[]} */
+    const generatedKeys = module[keys] ?? [];
+    spec.generatedKeys = generatedKeys;
     spec.generates = module[generates];
-    if (spec.generatedKeys.length === 0 || typeof spec.generates !== 'function')
+    if (generatedKeys.length === 0 || typeof spec.generates !== 'function')
       fail(`${spec.envModule} must export ${keys} and ${generates}`);
   }
 }
-const allSchemaKeys = new Set(Object.values(SERVICES).flatMap((spec) => [...spec.schemaKeys]));
+const allSchemaKeys = new Set([...specs.values()].flatMap((spec) => [...spec.schemaKeys]));
 /**
  * The .env variables a service refuses to start without (`secretKeys`: its published defaults are
  * refused off loopback), with a stand-in each. The checks below use the stand-ins wherever .env
@@ -506,7 +581,7 @@ const allSchemaKeys = new Set(Object.values(SERVICES).flatMap((spec) => [...spec
  * does refuse to start.
  */
 const standIns = new Map();
-for (const spec of Object.values(SERVICES)) {
+for (const spec of specs.values()) {
   if (!spec.secretKeys) continue;
   const keys = envModules.get(path.join(ROOT, spec.envModule))[spec.secretKeys] ?? [];
   if (keys.length === 0) fail(`${spec.envModule} must export ${spec.secretKeys}`);
@@ -532,7 +607,7 @@ const published = new Map();
 function portMapping(entry) {
   const text =
     typeof entry === 'object' ? `${entry.host_ip ?? ''}:${entry.published}:${entry.target}` : String(entry);
-  const parts = text.split('/')[0].split(':');
+  const parts = (text.split('/')[0] ?? '').split(':');
   return {
     text,
     hostIp: parts.at(-3),
@@ -591,12 +666,15 @@ for (const [name, service] of Object.entries(composeServices)) {
   }
   const image = stageConfig(stage);
   const where = `${name} (${rel(dockerfile)}, stage ${stage.name})`;
+  // One image per package, whichever compose service runs it: the target is the package's name.
+  if (service.build.target !== spec.name)
+    fail(`${name}: build.target must be ${spec.name}, the target of ${rel(dockerfile)} for ${spec.dir}`);
 
   // The Dockerfile's shape.
   for (const s of stages) {
     const base = s.base ? s.base.from : s.from;
     const major = /^node:(\d+)[.\w-]*-slim$/.exec(base)?.[1];
-    if (!s.base && !NODE_MAJORS.includes(major))
+    if (!s.base && !NODE_MAJORS.includes(major ?? ''))
       fail(`${rel(dockerfile)}: stage ${s.name} is FROM ${base}, not node:22/24 slim`);
   }
   const build = stages.find((s) => s.name === 'build');
@@ -652,8 +730,8 @@ for (const [name, service] of Object.entries(composeServices)) {
       );
     } catch (error) {
       for (const key of keys)
-        if (!String(error.message).includes(key))
-          fail(`${name}: with an empty .env its refusal does not name ${key}: ${error.message}`);
+        if (!messageOf(error).includes(key))
+          fail(`${name}: with an empty .env its refusal does not name ${key}: ${messageOf(error)}`);
     }
   }
   if (spec.generatedKeys?.length && typeof spec.generates === 'function') {
@@ -672,7 +750,7 @@ for (const [name, service] of Object.entries(composeServices)) {
     try {
       if (!spec.generates(spec.loadEnv(effective)))
         fail(
-          `${name}: with an empty .env on ${host} its API would be open; it must make its own ${keys.join(', ')} at start (${spec.generatedSecrets.generates})`,
+          `${name}: with an empty .env on ${host} its API would be open; it must make its own ${keys.join(', ')} at start (${spec.generatedSecrets?.generates})`,
         );
       const secret = randomBytes(32).toString('hex');
       const fixed = Object.fromEntries(keys.map((key) => [key, secret]));
@@ -681,20 +759,22 @@ for (const [name, service] of Object.entries(composeServices)) {
         fail(`${name}: ${keys.join(', ')} set in .env does not win over the one it makes at start`);
     } catch (error) {
       fail(
-        `${name}: with ${keys.join(', ')} empty or set in .env, ${spec.dir} rejects its environment: ${error.message}`,
+        `${name}: with ${keys.join(', ')} empty or set in .env, ${spec.dir} rejects its environment: ${messageOf(error)}`,
       );
     }
   }
   let parsed;
-  for (const [label, env] of [
+  /** @type {Array<[string, Record<string, string>]>} */
+  const environments = [
     ['an empty .env', effective],
     ['.env.example', { ...image.env, ...resolve(withStandIns(exampleVars)) }],
-  ]) {
+  ];
+  for (const [label, env] of environments) {
     try {
       const result = spec.loadEnv(env);
       if (label === 'an empty .env') parsed = result;
     } catch (error) {
-      fail(`${name}: with ${label}, ${spec.dir} rejects its environment: ${error.message}`);
+      fail(`${name}: with ${label}, ${spec.dir} rejects its environment: ${messageOf(error)}`);
     }
   }
   if (!parsed) continue;
@@ -770,14 +850,16 @@ for (const [name, service] of Object.entries(composeServices)) {
   const healthUrls = [];
   const composeTest = service.healthcheck?.test;
   if (!composeTest) fail(`${name}: no healthcheck in compose`);
-  for (const [label, text, env] of [
+  /** @type {Array<[string, string, Record<string, string>]>} */
+  const healthchecks = [
     [
       'compose healthcheck',
       Array.isArray(composeTest) ? composeTest.join(' ') : String(composeTest ?? ''),
       {},
     ],
     ['Dockerfile HEALTHCHECK', image.healthcheck ?? '', effective],
-  ]) {
+  ];
+  for (const [label, text, env] of healthchecks) {
     // The image's check may read its port from the environment: `(process.env.PORT||3000)`.
     const expanded = text.replace(
       /\(process\.env\.([A-Z_]+)\|\|(\d+)\)/g,
@@ -820,6 +902,8 @@ for (const [name, service] of Object.entries(composeServices)) {
     healthUrls,
     effective,
     parsed,
+    /** @type {Array<{ key: string, target: string, url: URL }>} */
+    links: [],
   });
 }
 
@@ -896,7 +980,7 @@ for (const plan of plans) {
         }
         continue;
       }
-      plan.links = [...(plan.links ?? []), { key, target: target.name, url }];
+      plan.links.push({ key, target: target.name, url });
       if (Number(url.port || 80) !== target.port)
         fail(`${plan.name}: ${key}=${value}, but ${target.name} listens on ${target.port}`);
       needsDependsOn();
@@ -924,9 +1008,19 @@ if (ignore.ignored('pnpm-lock.yaml') || ignore.ignored('patches/x.patch') || ign
   fail('.dockerignore excludes the lockfile, the patches or the ADRs, which the build needs');
 }
 
+// One build stage for every image: a second Dockerfile would be a second copy of it.
+if (dockerfiles.size > 1)
+  fail(
+    `compose builds from ${dockerfiles.size} Dockerfiles (${[...dockerfiles.keys()].map(rel).join(', ')}); ` +
+      'every service is a target of the one at the root, sharing its build stage',
+  );
+const targets = [...dockerfiles.keys()].map(
+  (file) =>
+    `${rel(file)}: ${[...new Set(plans.filter((p) => p.dockerfile === file).map((p) => p.stage.name))].join(', ')}`,
+);
 log(
   `static: ${plans.length} services (${plans.map((p) => `${p.name}:${p.port}`).join(', ')}), ` +
-    `${interpolated.size} .env variables, ${dockerfiles.size} Dockerfiles (${elapsed(started)})`,
+    `${interpolated.size} .env variables, targets (${targets.join('; ')}) (${elapsed(started)})`,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -1020,11 +1114,12 @@ async function startStack(label, locate) {
       for (const extra of plan.extraPorts)
         env[extra.portVar] = String(extraPorts.get(`${plan.name} ${extra.portVar}`));
       env.LOG_LEVEL = env.LOG_LEVEL || 'warn';
-      const entry = path.join(cwd, plan.image.cmd.at(-1));
-      if (!fs.existsSync(entry))
-        throw new Error(`${plan.name}: CMD ${plan.image.cmd.join(' ')} but ${entry} does not exist`);
+      const cmd = plan.image.cmd ?? [];
+      const entry = path.join(cwd, cmd.at(-1) ?? '');
+      if (!fs.existsSync(entry) || cmd.length === 0)
+        throw new Error(`${plan.name}: CMD ${cmd.join(' ')} but ${entry} does not exist`);
       const serviceStarted = Date.now();
-      const handle = startProcess(`${label} ${plan.name}`, plan.image.cmd, { cwd, env });
+      const handle = startProcess(`${label} ${plan.name}`, cmd, { cwd, env });
       running.push(handle);
       const base = `http://127.0.0.1:${ports.get(plan.name)}`;
       for (const healthPath of new Set(plan.healthUrls)) {
@@ -1134,7 +1229,7 @@ try {
     const builds = new Map();
     for (const [dockerfile, stages] of dockerfiles) {
       const build = stages.find((s) => s.name === 'build');
-      const root = path.join(tempRoot, `${path.basename(path.dirname(dockerfile))}-build`);
+      const root = path.join(tempRoot, `${rel(dockerfile).replaceAll('/', '-')}-build`);
       const since = Date.now();
       let workdir = '/';
       log(`replay: ${rel(dockerfile)}, stage build, in ${root}`);
@@ -1285,7 +1380,7 @@ try {
     if (problems.length === 0) await startStack('image', (plan) => runtimeRoots.get(plan.name));
   }
 } catch (error) {
-  fail(error.message);
+  fail(messageOf(error));
 } finally {
   for (const handle of children) handle.child.kill('SIGKILL');
   if (args.keep) log(`kept ${tempRoot}`);
@@ -1298,5 +1393,5 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.error(
-  `check-compose: docker-compose.yml, the Dockerfiles and the services agree (${elapsed(started)})`,
+  `check-compose: docker-compose.yml, the Dockerfile and the services agree (${elapsed(started)})`,
 );

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `pnpm check:docs`: keeps the markdown honest. For every `*.md` that git tracks or would track
  * (`git ls-files -co --exclude-standard`), it checks that
@@ -503,13 +504,11 @@ async function serverNames() {
       env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
     },
   );
-  const lib = await import(pathToFileURL(path.join(SERVER_DIST, 'lib.js')).href);
-  const promptsModule = await import(pathToFileURL(path.join(SERVER_DIST, 'prompts/index.js')).href).catch(
-    () => ({}),
-  );
+  // The catalogue is one value (its default export): its tools and prompts are the built server's.
+  const { default: catalogue } = await import(pathToFileURL(path.join(SERVER_DIST, 'catalogue.js')).href);
   return {
-    tools: new Set(lib.tools.map((tool) => tool.name)),
-    prompts: new Set((promptsModule.prompts ?? []).map((prompt) => prompt.name)),
+    tools: new Set(catalogue.tools.map((/** @type {{ name: string }} */ tool) => tool.name)),
+    prompts: new Set((catalogue.prompts ?? []).map((/** @type {{ name: string }} */ prompt) => prompt.name)),
   };
 }
 
@@ -658,6 +657,11 @@ function checkWorkingDirs(docs) {
   return { ends, walked, files };
 }
 
+/**
+ * @param {Map<string, ReturnType<typeof parseMarkdown>>} docs
+ * @param {ReturnType<typeof checkOutputMarkers>} markers
+ * @param {{ only?: string[], update?: boolean, ends?: Map<unknown, string> }} options
+ */
 async function runBlocks(docs, markers, { only = [], update = false, ends = new Map() }) {
   const all = [];
   const wanted = new Set();
@@ -706,7 +710,7 @@ async function runBlocks(docs, markers, { only = [], update = false, ends = new 
         try {
           stack = await startStack(ROOT);
         } catch (error) {
-          problem('runnable', file, block.line, `stack: ${error.message}`);
+          problem('runnable', file, block.line, `stack: ${error instanceof Error ? error.message : error}`);
           continue;
         }
       }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Runs the official conformance suite's OAuth client scenarios against the agent's own client code
  * (scripts/conformance-client.mjs, which calls connectServer), each against the suite's mock MCP

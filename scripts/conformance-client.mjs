@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * The agent's MCP client, as the official conformance suite's client scenarios run it:
  *   conformance client --command "node scripts/conformance-client.mjs" --scenario auth/client-credentials-basic
@@ -12,7 +13,8 @@
  */
 import { connectServer, createMcpHub, createSilentLogger } from '../services/agent/dist/lib.js';
 
-const url = process.argv.at(-1);
+// The suite runs this file with the server's URL as the last argument.
+const url = process.argv.at(-1) ?? '';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
 
 /**
@@ -32,7 +34,10 @@ async function issuerOf(serverUrl, challenge) {
   for (const candidate of candidates) {
     const metadata = await fetch(candidate);
     if (!metadata.ok) continue;
-    const [issuer] = (await metadata.json()).authorization_servers ?? [];
+    const { authorization_servers: servers } = /** @type {{ authorization_servers?: string[] }} */ (
+      await metadata.json()
+    );
+    const [issuer] = servers ?? [];
     if (issuer) return issuer;
   }
   // A 2025-03-26 server has no such document: that revision's authorization server is the

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Runs the official MCP conformance suite (`@modelcontextprotocol/conformance`) against the built
  * server over Streamable HTTP. Partner of `dev/conformance-server` (the catalogue with the fixtures
@@ -22,8 +23,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freePort, stopChild } from '@mcp-workshop/shared/processes';
 import { conformanceTotals } from './lib/conformance-totals.mjs';
-import { freePort, stopChild } from './lib/processes.mjs';
 import { findSuiteNode } from './lib/suite-node.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -95,6 +96,7 @@ function startServer(entry, env) {
 
 async function waitForHealth(baseUrl, server) {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  /** @type {Error | undefined} */
   let lastError;
   while (Date.now() < deadline) {
     if (server.child.exitCode !== null) {
@@ -107,7 +109,7 @@ async function waitForHealth(baseUrl, server) {
       if (response.ok) return;
       lastError = new Error(`GET /health answered ${response.status}`);
     } catch (error) {
-      lastError = error;
+      lastError = error instanceof Error ? error : new Error(String(error));
     }
     await sleep(HEALTH_POLL_MS);
   }
@@ -116,10 +118,11 @@ async function waitForHealth(baseUrl, server) {
   );
 }
 
-function stopServer(server) {
-  return stopChild(server, SHUTDOWN_TIMEOUT_MS, () =>
-    console.error(`The server did not stop within ${SHUTDOWN_TIMEOUT_MS} ms of SIGTERM; killing it.`),
-  );
+async function stopServer(server) {
+  await stopChild(server.child, { graceMs: SHUTDOWN_TIMEOUT_MS });
+  if (server.child.signalCode === 'SIGKILL') {
+    console.error(`The server did not stop within ${SHUTDOWN_TIMEOUT_MS} ms of SIGTERM; it was killed.`);
+  }
 }
 
 /** Runs the suite CLI once; resolves with its exit code (1 if it had to be killed). */

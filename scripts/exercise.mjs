@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * The exercises' runner (exercises/README.md).
  *
@@ -208,12 +209,14 @@ async function verify(verbose) {
   const exercises = listExercises();
   const problems = [];
   for (const name of exercises) {
-    for (const [what, path] of [
+    /** @type {Array<[string, string]>} */
+    const needed = [
       ['README.md', join(EXERCISES, name, 'README.md')],
       ['check.test.ts', join(EXERCISES, name, 'check.test.ts')],
       ['starter/', join(EXERCISES, name, 'starter')],
       ['solution', join(EXERCISES, '.solutions', name)],
-    ]) {
+    ];
+    for (const [what, path] of needed) {
       if (!existsSync(path)) problems.push(`${name}: no ${what}`);
     }
   }
@@ -226,7 +229,9 @@ async function verify(verbose) {
   // One after the other: two vitest runs at once would make the checks' time limits flaky.
   const starter = await runChecks(exercises, 'starter', { verbose });
   const solution = await runChecks(exercises, 'solution', { verbose });
-  const rows = [['exercise', 'checks', 'on the starter', 'on the solution']];
+  const header = ['exercise', 'checks', 'on the starter', 'on the solution'];
+  /** @type {string[][]} */
+  const rows = [header];
   for (const name of exercises) {
     const onStarter = starter.get(name);
     const onSolution = solution.get(name);
@@ -269,11 +274,11 @@ async function verify(verbose) {
       `${solutionOk && compiles(onSolution) ? 'ok' : 'BAD'}: ${solutionPassed} of ${count} pass, ${compiled(onSolution)}`,
     ]);
   }
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  const widths = header.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0)));
   for (const row of rows)
     console.log(
       row
-        .map((cell, column) => cell.padEnd(widths[column]))
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
         .join('  ')
         .trimEnd(),
     );

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `pnpm inspector [args]`: runs MCP Inspector, the version `pnpm install` put in node_modules (pinned in
  * pnpm-workspace.yaml's catalog), with the same arguments on Node 20, 22 and 24, and without the
@@ -48,7 +49,8 @@ function main() {
 
   const child = spawn(node, [entry, ...process.argv.slice(2)], { env, stdio: 'inherit' });
   // Ctrl-C reaches the Inspector too (same process group); wait for it to finish rather than die first.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP']))
+    process.on(signal, () => child.kill(signal));
   child.on('error', (err) => {
     console.error(`inspector: could not start ${node} (${err.message}).`);
     process.exit(1);

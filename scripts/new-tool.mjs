@@ -1,22 +1,24 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `pnpm new-tool <snake_name>`: scaffolds a tool in services/mcp-server/src/tools from
  * `scripts/templates/tool.ts.tmpl` and `tool.test.ts.tmpl`, and registers it in `tools/index.ts`,
  * so the result passes `pnpm lint`, `pnpm typecheck` and `pnpm test` before you change a line, CI
  * included: `server-lists.test.ts` checks a tool its snapshot does not know by its shape, not its
  * bytes. `scripts/lib/new-tool.test.mjs` scaffolds one in a scratch copy and runs those tests.
+ * Beside the tool goes `<file>.eval.yaml` (`tool.eval.yaml.tmpl`): one example case for `pnpm eval`,
+ * which asks the model that question and checks it picks the new tool.
  *
- * With `--view`, the tool also gets an MCP Apps view, end to end: the tool names it in its `ui`
- * option (`tool-view.ts.tmpl`), the view's page and script go to `views/<name>.html` and
- * `views/<name>/main.ts` (`view.html.tmpl`, `view-main.ts.tmpl`), which `views/build.mjs` finds by
- * itself, its `ui://workshop/<name>` resource is registered in `src/resources/views.ts`, and the
- * view is built into `dist/views/`, so its test (`tool-view.test.ts.tmpl`) and the catalogue's view
- * tests, which follow the registered views, pass at once.
+ * With `--view`, the tool also gets an MCP Apps view, end to end, in one more file: its script
+ * `views/workshop/<name>/main.ts` (`view-main.ts.tmpl`), whose folder is the view: `views/build.mjs`
+ * builds it and `src/resources/views.ts` serves it as `ui://workshop/<name>`, both finding it by
+ * that rule. The tool (`tool-view.ts.tmpl`) names that URI in its `ui` option and exports its
+ * `output` schema, whose type the view imports. The views are then built into `dist/views/`, so its
+ * test (`tool-view.test.ts.tmpl`) and the catalogue's view tests pass at once.
  *
- *   pnpm new-tool echo_text            writes tools/echo-text.ts, tools/echo-text.test.ts, edits tools/index.ts
+ *   pnpm new-tool echo_text            writes tools/echo-text.ts, .test.ts and .eval.yaml, edits tools/index.ts
  *   pnpm new-tool echo_text --dry-run  prints what it would do and writes nothing
- *   pnpm new-tool echo_card --view     the same, plus views/echo-card.html, views/echo-card/main.ts,
- *                                      its entry in resources/views.ts, and a build of the views
+ *   pnpm new-tool echo_card --view     the same, plus views/workshop/echo-card/main.ts, and a build of the views
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,10 +31,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_DIR = path.join(ROOT, 'services/mcp-server');
 const TOOLS_DIR = path.join(SERVER_DIR, 'src/tools');
 const INDEX = path.join(TOOLS_DIR, 'index.ts');
-/** The views' sources; `views/build.mjs` builds every `*.html` in it. */
-const VIEWS_DIR = path.join(SERVER_DIR, 'views');
-/** Where each view gets its `ui://` URI, title, description and CSP. */
-const VIEW_REGISTRY = path.join(SERVER_DIR, 'src/resources/views.ts');
+/**
+ * Where a scaffolded view goes: `views/workshop/<name>/`, the view `ui://workshop/<name>` (a
+ * folder under `views/` with a `main.ts` is a view, and its path is its URI).
+ */
+const VIEW_GROUP = 'workshop';
+const VIEWS_DIR = path.join(SERVER_DIR, 'views', VIEW_GROUP);
 const TEMPLATES = path.join(ROOT, 'scripts/templates');
 /** The brief's rule, kept within the spec's 128-character limit with room for prefixes. */
 const NAME_PATTERN = /^[a-z][a-z0-9_]{1,62}$/;
@@ -60,8 +64,10 @@ function main() {
     console.log(USAGE);
     return;
   }
-  if (positionals.length !== 1) throw new UsageError(`expected exactly one tool name.\n${USAGE}`);
-  const name = positionals[0];
+  const [name] = positionals;
+  if (positionals.length !== 1 || name === undefined) {
+    throw new UsageError(`expected exactly one tool name.\n${USAGE}`);
+  }
   const dryRun = values['dry-run'];
   const withView = values.view;
 
@@ -70,22 +76,22 @@ function main() {
   const camel = name.replace(/_([a-z0-9])/g, (_m, c) => c.toUpperCase());
   const exportName = RESERVED.has(camel) ? `${camel}Tool` : camel;
   const title = name.charAt(0).toUpperCase() + name.slice(1).replaceAll('_', ' ');
-  const view = withView
-    ? { uri: `ui://workshop/${file}`, constName: `${name.toUpperCase()}_VIEW_URI`, file: `${file}.html` }
-    : undefined;
+  const uri = `ui://${VIEW_GROUP}/${file}`;
 
   const toolPath = path.join(TOOLS_DIR, `${file}.ts`);
   const testPath = path.join(TOOLS_DIR, `${file}.test.ts`);
-  const viewHtmlPath = path.join(VIEWS_DIR, `${file}.html`);
+  const casesPath = path.join(TOOLS_DIR, `${file}.eval.yaml`);
   const viewDir = path.join(VIEWS_DIR, file);
   const viewMainPath = path.join(viewDir, 'main.ts');
-  const targets = view ? [toolPath, testPath, viewHtmlPath, viewDir] : [toolPath, testPath];
+  const builtView = path.join(SERVER_DIR, 'dist/views', `${VIEW_GROUP}.${file}.html`);
+  const targets = withView ? [toolPath, testPath, casesPath, viewDir] : [toolPath, testPath, casesPath];
   for (const target of targets) {
     if (fs.existsSync(target)) throw new UsageError(`${rel(target)} already exists; pick another name.`);
   }
   const registered = registeredToolNames();
   if (registered.has(name)) throw new UsageError(`a tool named "${name}" is already registered.`);
 
+  /** @param {string} template */
   const fill = (template) =>
     fs
       .readFileSync(path.join(TEMPLATES, template), 'utf8')
@@ -93,60 +99,46 @@ function main() {
       .replaceAll('__FILE__', file)
       .replaceAll('__EXPORT__', exportName)
       .replaceAll('__TITLE__', title)
-      .replaceAll('__CONST__', view?.constName ?? '__CONST__')
-      .replaceAll('__URI__', view?.uri ?? '__URI__');
-  const toolSource = fill(view ? 'tool-view.ts.tmpl' : 'tool.ts.tmpl');
-  const testSource = fill(view ? 'tool-view.test.ts.tmpl' : 'tool.test.ts.tmpl');
+      .replaceAll('__URI__', uri)
+      .replaceAll('__ASK__', withView ? VIEW_CASE_QUESTION : PLAIN_CASE_QUESTION);
+  const toolSource = fill(withView ? 'tool-view.ts.tmpl' : 'tool.ts.tmpl');
+  const testSource = fill(withView ? 'tool-view.test.ts.tmpl' : 'tool.test.ts.tmpl');
+  const viewSource = withView ? fill('view-main.ts.tmpl') : undefined;
+  const casesSource = fill('tool.eval.yaml.tmpl');
   const indexBefore = fs.readFileSync(INDEX, 'utf8');
   const indexAfter = register(indexBefore, exportName, `./${file}.js`);
   assertParses(indexAfter, rel(INDEX));
   assertParses(toolSource, rel(toolPath));
   assertParses(testSource, rel(testPath));
-  let viewFiles;
-  let registryBefore;
-  let registryAfter;
-  if (view) {
-    viewFiles = [
-      [viewHtmlPath, fill('view.html.tmpl')],
-      [viewMainPath, fill('view-main.ts.tmpl')],
-    ];
-    assertParses(viewFiles[1][1], rel(viewMainPath));
-    registryBefore = fs.readFileSync(VIEW_REGISTRY, 'utf8');
-    registryAfter = registerView(registryBefore, { ...view, name, title, resourceName: file });
-    assertParses(registryAfter, rel(VIEW_REGISTRY));
-  }
+  if (viewSource !== undefined) assertParses(viewSource, rel(viewMainPath));
+  assertCasesParse(casesSource, name, rel(casesPath));
 
   if (dryRun) {
     console.log(`[dry run] would create ${rel(toolPath)} (tool "${name}", export ${exportName})`);
     console.log(`[dry run] would create ${rel(testPath)}`);
-    if (view) {
-      console.log(
-        `[dry run] would create ${rel(viewHtmlPath)} (the view ${view.uri}, built by views/build.mjs)`,
-      );
-      console.log(`[dry run] would create ${rel(viewMainPath)}`);
+    console.log(`[dry run] would create ${rel(casesPath)} (one example case for pnpm eval)`);
+    if (withView) {
+      console.log(`[dry run] would create ${rel(viewMainPath)} (the view ${uri}, found from its folder)`);
     }
     console.log(`[dry run] would register ${exportName} in ${rel(INDEX)}:`);
     console.log(diffLines(indexBefore, indexAfter));
-    if (view) {
-      console.log(`[dry run] would register ${view.uri} in ${rel(VIEW_REGISTRY)}:`);
-      console.log(diffLines(registryBefore, registryAfter));
-      console.log(`[dry run] would build the views into ${rel(path.join(SERVER_DIR, 'dist/views'))}`);
-    }
+    if (withView) console.log(`[dry run] would build the views into ${rel(path.dirname(builtView))}`);
     return;
   }
 
   fs.writeFileSync(toolPath, toolSource, { flag: 'wx' });
   fs.writeFileSync(testPath, testSource, { flag: 'wx' });
-  if (view) {
-    fs.mkdirSync(viewDir);
-    for (const [target, source] of viewFiles) fs.writeFileSync(target, source, { flag: 'wx' });
-    fs.writeFileSync(VIEW_REGISTRY, registryAfter);
+  fs.writeFileSync(casesPath, casesSource, { flag: 'wx' });
+  if (viewSource !== undefined) {
+    fs.mkdirSync(viewDir, { recursive: true });
+    fs.writeFileSync(viewMainPath, viewSource, { flag: 'wx' });
   }
   fs.writeFileSync(INDEX, indexAfter);
-  format(view ? [toolPath, testPath, viewMainPath, INDEX, VIEW_REGISTRY] : [toolPath, testPath, INDEX]);
-  if (!view) {
+  format(withView ? [toolPath, testPath, viewMainPath, INDEX] : [toolPath, testPath, INDEX]);
+  if (!withView) {
     console.log(`created    ${rel(toolPath)}
 created    ${rel(testPath)}
+created    ${rel(casesPath)}
 registered ${exportName} in ${rel(INDEX)}
 
 Next steps:
@@ -155,35 +147,36 @@ Next steps:
   2. Edit its test beside it, then: pnpm --filter @mcp-workshop/mcp-server exec vitest run ${file}
   3. Try it: with pnpm dev running (it reloads the server on each save: no restart), call it:
      curl -s -X POST http://127.0.0.1:3000/tools/${name} -H 'content-type: application/json' -d '{"text":"hello"}'
-  4. Before you push: pnpm lint && pnpm typecheck && pnpm test
+  4. Does the model pick it? Write at least 3 cases in ${rel(casesPath)}, then: pnpm eval
+  5. Before you push: pnpm lint && pnpm typecheck && pnpm test
      (server-lists.test.ts checks how tools/list shows ${name}: its file, description, schemas, annotations)`);
     return;
   }
   console.log(`created    ${rel(toolPath)}
 created    ${rel(testPath)}
-created    ${rel(viewHtmlPath)}
-created    ${rel(viewMainPath)}
-registered ${exportName} in ${rel(INDEX)}
-registered ${view.uri} in ${rel(VIEW_REGISTRY)}`);
+created    ${rel(casesPath)}
+created    ${rel(viewMainPath)} (the view ${uri})
+registered ${exportName} in ${rel(INDEX)}`);
   const built = buildViews();
   console.log(
     built
-      ? `built      ${rel(path.join(SERVER_DIR, 'dist/views', view.file))}`
+      ? `built      ${rel(builtView)}`
       : 'not built  the views: run pnpm build before the tests (the error is above)',
   );
   console.log(`
 Next steps:
   1. Edit ${rel(toolPath)}: the input and output schemas (a .describe() on every field),
      the title, the description (written for the model), the annotations and run().
-  2. Make the view draw what run() returns: parse() and show() in ${rel(viewMainPath)},
-     the page ${rel(viewHtmlPath)}, and its title and description in ${rel(VIEW_REGISTRY)}.
-  3. Test both: pnpm --filter @mcp-workshop/mcp-server exec vitest run ${file}
-     (the test reads the built view: after you change the view, pnpm build first)
-  4. See it: with pnpm dev running (a save reloads the tool and rebuilds its view: no restart),
+  2. Make the view draw what run() returns: show() in ${rel(viewMainPath)}.
+     Its Output type is the tool's output schema, so pnpm typecheck names what to change.
+  3. See it: with pnpm dev running (a save reloads the tool and rebuilds its view: no restart),
      open http://127.0.0.1:3001 and ask for it, e.g.
      ${viewQuestion(name)}
-     The chat page draws the result in ${view.uri}.
-  5. Before you push: pnpm lint && pnpm typecheck && pnpm test
+     The chat page draws the result in ${uri}.
+  4. Test both: pnpm --filter @mcp-workshop/mcp-server exec vitest run ${file}
+     (the test reads the built view, which pnpm dev rebuilds on each save; without it, pnpm build first)
+  5. Does the model pick it? Write at least 3 cases in ${rel(casesPath)}, then: pnpm eval
+  6. Before you push: pnpm lint && pnpm typecheck && pnpm test
      (views.test.ts and tool-views.test.ts check every tool's view: listed, self-contained, no outside origin)`);
 }
 
@@ -192,13 +185,24 @@ Next steps:
  * on a card), so the offline demo model, which picks tools by the words of their names and
  * descriptions, calls this tool and not a plain scaffolded one (whose template counts characters).
  */
+/** @param {string} name */
 function viewQuestion(name) {
   return `Show "hello world" on a card with ${name}.`;
 }
 
+/**
+ * The example case of a new tool's `.eval.yaml`: a question a person might ask that its scaffolded
+ * description answers (`tool.ts.tmpl` counts characters, `tool-view.ts.tmpl` shows a text on a
+ * card), so `pnpm eval` passes on a fresh scaffold, offline too: new-tool-next-steps.test.mjs asks
+ * the demo model both, with the whole catalogue offered.
+ */
+const PLAIN_CASE_QUESTION = 'How many characters are in the text "hello world"?';
+const VIEW_CASE_QUESTION = 'Display the words "hello world" on a card.';
+
 /** Thrown for anything the person running the script can fix: printed without a stack. */
 class UsageError extends Error {}
 
+/** @param {string} name */
 function validateName(name) {
   if (!NAME_PATTERN.test(name) || name.includes('__') || name.endsWith('_')) {
     throw new UsageError(
@@ -210,27 +214,42 @@ function validateName(name) {
 
 /** Tool names declared in the tool sources (`name: '...'` inside a defineTool call). */
 function registeredToolNames() {
+  /** @type {Set<string>} */
   const names = new Set();
   for (const entry of fs.readdirSync(TOOLS_DIR)) {
     if (!entry.endsWith('.ts') || entry.endsWith('.test.ts')) continue;
     const source = fs.readFileSync(path.join(TOOLS_DIR, entry), 'utf8');
-    for (const match of source.matchAll(/defineTool\(\{\s*name:\s*['"]([^'"]+)['"]/g)) names.add(match[1]);
+    for (const match of source.matchAll(/defineTool\(\{\s*name:\s*['"]([^'"]+)['"]/g)) {
+      if (match[1] !== undefined) names.add(match[1]);
+    }
   }
   return names;
 }
 
-/** Adds the import in sorted position and appends the export to the `tools` array. */
+/**
+ * Adds the import in sorted position and appends the export to the `tools` array.
+ * @param {string} source  the text of `tools/index.ts`
+ * @param {string} exportName
+ * @param {string} specifier  e.g. `./echo-text.js`
+ */
 function register(source, exportName, specifier) {
   const lines = source.split('\n');
   const importRe = /^import (type )?\{ ?([^}]*?) ?\} from '([^']+)';$/;
-  const imports = lines.map((line, index) => ({ index, match: importRe.exec(line) })).filter((i) => i.match);
+  /** @type {Array<{ index: number, bound: string[], from: string }>} */
+  const imports = [];
+  lines.forEach((line, index) => {
+    const match = importRe.exec(line);
+    if (match) {
+      const bound = (match[2] ?? '').split(',').map((part) => part.trim().replace(/^type /, ''));
+      imports.push({ index, bound, from: match[3] ?? '' });
+    }
+  });
   if (imports.length === 0) throw new Error(`no single-line imports found in ${rel(INDEX)}`);
-  for (const { match } of imports) {
-    const bound = match[2].split(',').map((part) => part.trim().replace(/^type /, ''));
+  for (const { bound, from } of imports) {
     if (bound.includes(exportName)) throw new UsageError(`${rel(INDEX)} already imports ${exportName}.`);
-    if (match[3] === specifier) throw new UsageError(`${rel(INDEX)} already imports ${specifier}.`);
+    if (from === specifier) throw new UsageError(`${rel(INDEX)} already imports ${specifier}.`);
   }
-  const after = imports.find(({ match }) => match[3].localeCompare(specifier) > 0);
+  const after = imports.find(({ from }) => from.localeCompare(specifier) > 0);
   const importLine = `import { ${exportName} } from '${specifier}';`;
   lines.splice(after ? after.index : (imports.at(-1)?.index ?? 0) + 1, 0, importLine);
 
@@ -238,51 +257,11 @@ function register(source, exportName, specifier) {
   const arrayRe = /(export const tools\b[^=]*=\s*\[)([\s\S]*?)(\n?\];)/;
   const array = arrayRe.exec(text);
   if (!array) throw new Error(`could not find "export const tools = [ ... ];" in ${rel(INDEX)}`);
-  const body = array[2].replace(/,?\s*$/, '');
+  const body = (array[2] ?? '').replace(/,?\s*$/, '');
   const entries = body.trim() === '' ? `\n  ${exportName},` : `${body},\n  ${exportName},`;
   text = text.replace(arrayRe, `$1${entries}$3`);
   if (!new RegExp(`\\[[\\s\\S]*\\b${exportName},[\\s\\S]*\\];`).test(text)) {
     throw new Error(`registering ${exportName} in ${rel(INDEX)} failed; add it by hand`);
-  }
-  return text;
-}
-
-/**
- * Adds `export const <constName> = '<uri>';` after the last `ui://` constant of `resources/views.ts`,
- * and the view's entry at the end of the list `viewSpecs` returns: its URI, the name and file
- * `views/build.mjs` gives it, a title, a description, and a CSP that names no outside origin.
- */
-function registerView(source, { uri, constName, file, name, title, resourceName }) {
-  if (source.includes(`'${uri}'`)) throw new UsageError(`${rel(VIEW_REGISTRY)} already has a view ${uri}.`);
-  if (new RegExp(`\\b${constName}\\b`).test(source)) {
-    throw new UsageError(`${rel(VIEW_REGISTRY)} already has ${constName}; pick another name.`);
-  }
-  const uriConstants = [...source.matchAll(/^export const \w+ = 'ui:\/\/[^']*';$/gm)];
-  const lastConstant = uriConstants.at(-1);
-  if (!lastConstant) throw new Error(`no "export const ... = 'ui://...';" found in ${rel(VIEW_REGISTRY)}`);
-  const at = lastConstant.index + lastConstant[0].length;
-  let text = `${source.slice(0, at)}\nexport const ${constName} = '${uri}';${source.slice(at)}`;
-
-  const listRe = /(function viewSpecs\([^)]*\)[^{]*\{\n\s*return \[\n)([\s\S]*?)(\n {2}\];\n\})/;
-  if (!listRe.test(text)) {
-    throw new Error(`could not find "function viewSpecs(...) { return [ ... ]; }" in ${rel(VIEW_REGISTRY)}`);
-  }
-  const entry = [
-    '    {',
-    `      uri: ${constName},`,
-    `      name: '${resourceName}',`,
-    `      title: '${title} view',`,
-    `      description: 'Draws a ${name} result: the text and its length.',`,
-    `      file: '${file}',`,
-    '      csp: { connectDomains: [], resourceDomains: [] },',
-    '    },',
-  ].join('\n');
-  text = text.replace(
-    listRe,
-    (_m, head, body, tail) => `${head}${body.replace(/,?\s*$/, ',')}\n${entry}${tail}`,
-  );
-  if (!text.includes(`      uri: ${constName},`)) {
-    throw new Error(`registering ${uri} in ${rel(VIEW_REGISTRY)} failed; add it by hand`);
   }
   return text;
 }
@@ -296,8 +275,13 @@ function buildViews() {
   return result.status === 0;
 }
 
-/** Fails if `source` has TypeScript syntax errors, so a bad text edit never reaches disk. */
+/**
+ * Fails if `source` has TypeScript syntax errors, so a bad text edit never reaches disk.
+ * @param {string} source
+ * @param {string} label  the file's path, for the message
+ */
 function assertParses(source, label) {
+  /** @type {typeof import('typescript')} */
   const ts = createRequire(path.join(ROOT, 'package.json'))('typescript');
   const { diagnostics = [] } = ts.transpileModule(source, {
     reportDiagnostics: true,
@@ -310,8 +294,25 @@ function assertParses(source, label) {
   }
 }
 
+/**
+ * Fails if the cases file is not YAML naming the new tool, so a broken template never reaches disk.
+ * @param {string} source
+ * @param {string} name  the tool's name, which the file's `tool:` must be
+ * @param {string} label  the file's path, for the message
+ */
+function assertCasesParse(source, name, label) {
+  /** @type {typeof import('yaml')} */
+  const yaml = createRequire(path.join(ROOT, 'package.json'))('yaml');
+  const parsed = yaml.parse(source);
+  if (parsed?.tool !== name || !Array.isArray(parsed.cases) || parsed.cases.length === 0) {
+    throw new Error(`${label} would not name ${name} with at least one case: check tool.eval.yaml.tmpl`);
+  }
+}
+
+/** @param {string[]} files */
 function format(files) {
   const local = path.join(ROOT, 'node_modules/.bin/biome');
+  /** @type {[string, string[]]} */
   const [command, args] = fs.existsSync(local) ? [local, []] : ['npx', ['biome']];
   execFileSync(command, [...args, 'check', '--write', ...files], {
     cwd: ROOT,
@@ -319,15 +320,23 @@ function format(files) {
   });
 }
 
-/** The lines `after` adds to `before`, with their line numbers; enough for a dry run. */
+/**
+ * The lines `after` adds to `before`, with their line numbers; enough for a dry run.
+ * @param {string} before
+ * @param {string} after
+ */
 function diffLines(before, after) {
   const a = before.split('\n');
   const b = after.split('\n');
   // Longest common subsequence, from the end: common[i][j] for a[i..] and b[j..]. Files are small.
+  /** @type {number[][]} */
   const common = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
+  /** @param {number} row @param {number} column */
+  const at = (row, column) => common[row]?.[column] ?? 0;
   for (let i = a.length - 1; i >= 0; i--) {
+    const row = /** @type {number[]} */ (common[i]);
     for (let j = b.length - 1; j >= 0; j--) {
-      common[i][j] = a[i] === b[j] ? common[i + 1][j + 1] + 1 : Math.max(common[i + 1][j], common[i][j + 1]);
+      row[j] = a[i] === b[j] ? at(i + 1, j + 1) + 1 : Math.max(at(i + 1, j), at(i, j + 1));
     }
   }
   const added = [];
@@ -337,7 +346,7 @@ function diffLines(before, after) {
     if (i < a.length && a[i] === b[j]) {
       i++;
       j++;
-    } else if (i < a.length && common[i + 1][j] >= common[i][j + 1]) {
+    } else if (i < a.length && at(i + 1, j) >= at(i, j + 1)) {
       i++; // a line `after` dropped; the scaffold never drops one
     } else {
       added.push(`  +${String(j + 1).padStart(4)} ${b[j]}`);
@@ -347,6 +356,7 @@ function diffLines(before, after) {
   return added.join('\n');
 }
 
+/** @param {string} file */
 function rel(file) {
   return path.relative(ROOT, file);
 }
@@ -354,7 +364,8 @@ function rel(file) {
 try {
   main();
 } catch (err) {
-  if (err instanceof UsageError || String(err?.code).startsWith('ERR_PARSE_ARGS')) {
+  const code = /** @type {{ code?: unknown } | undefined} */ (err)?.code;
+  if (err instanceof Error && (err instanceof UsageError || String(code).startsWith('ERR_PARSE_ARGS'))) {
     console.error(`new-tool: ${err.message}`);
     process.exit(2);
   }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `pnpm pack:mcpb [--out DIR]`: packs the MCP server as an MCP Bundle (`.mcpb`), the zip with a
  * `manifest.json` that Claude Desktop installs with a double click (doc/sharing.md). The packing
@@ -10,7 +11,7 @@
  * repository, so every path the server computes from its own files resolves the same:
  *
  *   services/mcp-server/dist/index.js, index.*.cjs   the entry and the rolldown bundle of the server,
- *                                                     host and store (rolldown.config.mjs); no source maps
+ *                                                     host and store (packages/mcp-host/src/run/bundle.ts); no source maps
  *   services/mcp-server/dist/views/*.html            the MCP Apps views (src/resources/views.ts: ../../dist/views/)
  *   services/mcp-server/skills/                       the skills, SKILL.md and the files beside each
  *                                                     (src/skills/catalogue.ts: ../../skills/)
@@ -28,7 +29,7 @@
  * `mcp_config` says and asked for tools/list, which fills the manifest's `tools`: a bundle that does
  * not start is never written. `scripts/lib/pack-mcpb.test.mjs` unpacks the result and starts it again.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -36,7 +37,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { getMcpConfigForManifest } from '@anthropic-ai/mcpb';
-import { stopChild } from './lib/processes.mjs';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER = path.join(ROOT, 'services/mcp-server');
@@ -53,10 +55,8 @@ export const BUNDLE_NAME = 'mcp-workshop';
 /** Where the server sits in the bundle: where it sits in the repository (see the header). */
 export const SERVER_IN_BUNDLE = 'services/mcp-server';
 export const ENTRY_POINT = `${SERVER_IN_BUNDLE}/dist/index.js`;
-/** The chunks rolldown writes beside the entry (rolldown.config.mjs: `index.<name>.cjs`). */
+/** The chunks rolldown writes beside the entry (packages/mcp-host/src/run/bundle.ts: `index.<name>.cjs`). */
 const CHUNK = /^index\.[\w.-]+\.cjs$/;
-/** The revision the packer and the test speak; the server answers 2025-06-18 onwards and 2026-07-28. */
-export const PROTOCOL_VERSION = '2025-11-25';
 /** How long one request may take: a cold start of the server on a busy 2-core machine is about 1 s. */
 const REQUEST_TIMEOUT_MS = 20_000;
 
@@ -215,113 +215,34 @@ export function stageServer(stageDir) {
 }
 
 /**
- * A JSON-RPC session with an MCP server over stdio: `request` (bounded by `timeoutMs`), `notify`,
- * and `close`, which ends stdin and then stops the process. Requests the server sends are refused
- * (this client declares no capabilities); a line on stdout that is not JSON fails every pending
- * request, since stdout carries the protocol only.
+ * The SDK's `Client`, connected over stdio (its `StdioClientTransport`) to the server `command`
+ * starts; the client's `initialize` is done. `stderr()` is what the server wrote there so far, which
+ * a failed start is reported with. `client.close()` ends stdin, then stops the process (SIGTERM, then
+ * SIGKILL). The transport adds its default inherited variables (HOME, LOGNAME, PATH, SHELL, TERM,
+ * USER) under `env`, as a desktop host built on the SDK does.
  */
-export function stdioSession({ command, args = [], env, cwd }, { timeoutMs = REQUEST_TIMEOUT_MS } = {}) {
-  const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
-  const pending = new Map();
-  let nextId = 1;
+/**
+ * @param {{ command: string, args?: string[], env?: Record<string, string>, cwd?: string }} server
+ */
+export async function connectStdio({ command, args = [], env, cwd }) {
+  const transport = new StdioClientTransport({ command, args, env, cwd, stderr: 'pipe' });
   let stderr = '';
-  let buffer = '';
-  let ended;
-  const exited = new Promise((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-    child.once('error', (err) => resolve({ error: err }));
-  });
-  const failAll = (message) => {
-    ended ??= message;
-    for (const { reject } of pending.values()) reject(new Error(message));
-    pending.clear();
-  };
-  exited.then(({ code, signal, error }) => {
-    const how = error ? `could not start (${error.message})` : `exited (code ${code}, signal ${signal})`;
-    failAll(`${command} ${args.join(' ')}: ${how}; stderr: ${stderr.slice(-2000) || '(empty)'}`);
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk) => {
+  // A PassThrough (a Readable), though the transport types it as a Stream.
+  const serverStderr = /** @type {import('node:stream').Readable | null} */ (transport.stderr);
+  serverStderr?.setEncoding('utf8').on('data', (chunk) => {
     stderr += chunk;
   });
-  child.stdin.on('error', () => {}); // EPIPE once the process is gone: reported by `exited`.
-  const send = (message) => child.stdin.write(`${JSON.stringify(message)}\n`);
-  child.stdout.setEncoding('utf8').on('data', (chunk) => {
-    buffer += chunk;
-    for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, end).trim();
-      buffer = buffer.slice(end + 1);
-      if (line) receive(line);
-    }
-  });
-
-  function receive(line) {
-    let message;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      failAll(`stdout carried a line that is not JSON-RPC: ${line.slice(0, 200)}`);
-      return;
-    }
-    if (message.method !== undefined && message.id !== undefined) {
-      send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
-      return;
-    }
-    const waiter = pending.get(message.id);
-    if (!waiter) return; // a notification (logging, list_changed)
-    pending.delete(message.id);
-    if (message.error) waiter.reject(new Error(`${waiter.method}: ${JSON.stringify(message.error)}`));
-    else waiter.resolve(message.result);
+  const client = new Client({ name: 'pack-mcpb', version: '1.0.0' });
+  try {
+    await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
+  } catch (error) {
+    await client.close();
+    throw new Error(
+      `${command} ${args.join(' ')} did not start as an MCP server (${error instanceof Error ? error.message : error}); ` +
+        `stderr: ${stderr.slice(-2000) || '(empty)'}`,
+    );
   }
-
-  return {
-    stderr: () => stderr,
-    request(method, params) {
-      if (ended) return Promise.reject(new Error(ended));
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          pending.delete(id);
-          reject(new Error(`${method}: no answer within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`));
-        }, timeoutMs);
-        const settle = (fn) => (value) => {
-          clearTimeout(timer);
-          fn(value);
-        };
-        pending.set(id, { method, resolve: settle(resolve), reject: settle(reject) });
-        send({ jsonrpc: '2.0', id, method, ...(params && { params }) });
-      });
-    },
-    notify(method, params) {
-      send({ jsonrpc: '2.0', method, ...(params && { params }) });
-    },
-    async close() {
-      child.stdin.end();
-      await stopChild({ child, exited }, 3_000);
-    },
-  };
-}
-
-/** initialize, then notifications/initialized: the session is ready for requests. */
-export async function initializeSession(session) {
-  const result = await session.request('initialize', {
-    protocolVersion: PROTOCOL_VERSION,
-    capabilities: {},
-    clientInfo: { name: 'pack-mcpb', version: '1.0.0' },
-  });
-  session.notify('notifications/initialized');
-  return result;
-}
-
-/** Every tool tools/list returns, page after page. */
-export async function listTools(session) {
-  const tools = [];
-  let cursor;
-  do {
-    const page = await session.request('tools/list', cursor ? { cursor } : undefined);
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
+  return { client, stderr: () => stderr };
 }
 
 /**
@@ -348,24 +269,28 @@ async function toolsOfStagedServer(manifest, stageDir) {
       userConfig: { data_dir: scratch },
       home: scratch,
     });
-    const session = stdioSession({
+    if (!config) throw new Error("the manifest's mcp_config did not resolve with a data folder given");
+    const { client } = await connectStdio({
       command: config.command,
       args: config.args,
       env: { ...minimalEnv(scratch), ...config.env },
       cwd: scratch,
     });
     try {
-      await initializeSession(session);
-      return await listTools(session);
+      // Every page: the client walks tools/list's cursors itself.
+      return (await client.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS })).tools;
     } finally {
-      await session.close();
+      await client.close();
     }
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-/** The environment a desktop app gives a server it starts: a PATH with node on it, a home, nothing else. */
+/**
+ * The environment a desktop app gives a server it starts: a PATH with node on it and a home (the
+ * stdio transport adds its few inherited variables, without replacing these).
+ */
 export function minimalEnv(home) {
   const env = { PATH: path.dirname(process.execPath), HOME: home };
   if (process.platform === 'win32') {

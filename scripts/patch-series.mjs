@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * The SDK patch series (patches/series.json; how it works: scripts/lib/patch-series.mjs).
  *

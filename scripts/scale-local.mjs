@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `pnpm scale:local`: module 12's topology without Docker. Starts mcp-server replicas on 127.0.0.1
  * (3100, 3101, 3102) sharing DATABASE_URL, waits until each is ready, then runs HAProxy on
@@ -13,8 +14,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { stopChild } from '@mcp-workshop/shared/processes';
 import { findHaproxy } from '../dev/test-infra/dist/index.js';
-import { stopChild } from './lib/processes.mjs';
 import {
   expectedLocalConfig,
   LOCAL_CONFIG,
@@ -44,15 +45,15 @@ const say = (line) => console.log(`scale:local: ${line}`);
 async function main() {
   let options;
   try {
-    options = parseScaleArgs(process.argv.slice(2));
-    if (options.writeConfig) {
+    const parsed = parseScaleArgs(process.argv.slice(2));
+    if (parsed.writeConfig) {
       fs.writeFileSync(LOCAL_CONFIG, expectedLocalConfig());
       say(
         `wrote ${path.relative(process.cwd(), LOCAL_CONFIG)} from ${path.relative(process.cwd(), SHIPPED_CONFIG)}`,
       );
       return 0;
     }
-    options.databaseUrl = requireDatabaseUrl(process.env.DATABASE_URL);
+    options = { ...parsed, databaseUrl: requireDatabaseUrl(process.env.DATABASE_URL) };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`scale:local: ${error.message}\n${USAGE}`);
@@ -67,6 +68,7 @@ async function main() {
   }
 }
 
+/** @param {{ lbPort: number, replicaPorts: number[], databaseUrl: string }} options */
 async function run({ lbPort, replicaPorts, databaseUrl }) {
   if (!fs.existsSync(SERVER_ENTRY)) throw new StartError(`${SERVER_ENTRY} is missing: run pnpm build first`);
   // Checked before anything starts, so a busy port leaves nothing behind and names the culprit.
@@ -88,6 +90,7 @@ async function run({ lbPort, replicaPorts, databaseUrl }) {
   const children = [];
   let stopping = false;
   let failure;
+  /** @type {(value?: unknown) => void} */
   let wake = () => {};
   const finished = new Promise((resolve) => {
     wake = resolve;
@@ -115,8 +118,8 @@ async function run({ lbPort, replicaPorts, databaseUrl }) {
     stopping = true;
     // HAProxy first, so no request is routed to a replica that is going away; then the replicas together.
     const [lb, ...replicas] = [...children].reverse();
-    if (lb) await stopChild(lb, STOP_GRACE_MS);
-    await Promise.all(replicas.map((entry) => stopChild(entry, STOP_GRACE_MS)));
+    if (lb) await stopChild(lb.child, { graceMs: STOP_GRACE_MS });
+    await Promise.all(replicas.map((entry) => stopChild(entry.child, { graceMs: STOP_GRACE_MS })));
     fs.rmSync(root, { recursive: true, force: true });
   };
   let signalled = false;

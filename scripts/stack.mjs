@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `pnpm start` and `pnpm dev`: `turbo run start|dev` (the MCP server, the agent with its chat page and
  * view sandbox, the demo model), then, once all three answer on their health URLs, a short banner with
@@ -19,7 +20,7 @@ const POLL_INTERVAL_MS = 500;
 /** A health request that hangs longer than this counts as "not yet". */
 const PROBE_TIMEOUT_MS = 2_000;
 
-const task = process.argv[2];
+const task = process.argv[2] ?? '';
 if (!TASKS.includes(task)) {
   console.error(`usage: node scripts/stack.mjs ${TASKS.join('|')}`);
   process.exit(2);
@@ -27,7 +28,15 @@ if (!TASKS.includes(task)) {
 
 const env = stackEnv(process.env);
 const turboCli = createRequire(import.meta.url).resolve('turbo/bin/turbo');
-const turbo = spawn(process.execPath, [turboCli, 'run', task, ...process.argv.slice(3)], {
+/**
+ * The three services the stack runs, the only packages with `start` and `dev` scripts (package-boundaries
+ * holds it): turbo then builds them and what they depend on, not the whole workspace. Unfiltered, it also
+ * built the bench and the test packages, which no service needs, and a Ctrl-C during one of those builds
+ * killed it with ELIFECYCLE.
+ */
+const SERVICES = ['@mcp-workshop/mcp-server', '@mcp-workshop/agent', '@mcp-workshop/demo-model'];
+const filters = SERVICES.map((name) => `--filter=${name}`);
+const turbo = spawn(process.execPath, [turboCli, 'run', task, ...filters, ...process.argv.slice(3)], {
   env,
   stdio: 'inherit',
 });
@@ -58,7 +67,7 @@ const answers = (url) =>
 /** The agent's view sandbox port as it reports it, for AGENT_VIEW_SANDBOX_PORT=0. */
 async function sandboxPort(urls) {
   const status = await fetch(urls.agentStatus, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) })
-    .then((response) => response.json())
+    .then((response) => /** @type {Promise<{ viewSandbox?: { port?: number } }>} */ (response.json()))
     .catch(() => undefined);
   return status?.viewSandbox?.port;
 }

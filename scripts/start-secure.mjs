@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `pnpm start:secure`: the workshop with sign-in on, on one machine.
  *   - the development authorization server on http://127.0.0.1:3003 (services/auth-server);
@@ -13,7 +14,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stopChild } from './lib/processes.mjs';
+import { stopChild } from '@mcp-workshop/shared/processes';
 import {
   banner,
   busyPorts,
@@ -70,7 +71,7 @@ async function waitFor({ name, health, exited }) {
 async function stopAll(code) {
   if (stopping) return;
   stopping = true;
-  await Promise.all(running.map((service) => stopChild(service, STOP_GRACE_MS)));
+  await Promise.all(running.map((service) => stopChild(service.child, { graceMs: STOP_GRACE_MS })));
   process.exit(code);
 }
 

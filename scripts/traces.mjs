@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `pnpm traces`: a trace backend for a laptop with no Docker and no internet. It is the OTLP/HTTP
  * receiver the tests use (dev/test-infra), printing each trace as one tree once it is whole: the

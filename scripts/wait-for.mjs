@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `node scripts/wait-for.mjs [--timeout SECONDS] URL...`: waits until every URL answers HTTP 2xx, so
  * a pasted block can start servers with `&` and curl them on the next line. Prints one line per URL

@@ -12,13 +12,11 @@ import {
   READER_CLIENT,
   startAuthServerProcess,
 } from '@mcp-workshop/auth-server/process';
-import { discoverIssuer, type HttpHost, ownerOf, SHARED_OWNER, startHttpHost } from '@mcp-workshop/mcp-host';
-import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
-import { createDeps, loadEnv, SERVER_VERSION, scopePolicy } from '@mcp-workshop/mcp-server';
+import { discoverIssuer, ownerOf, SHARED_OWNER } from '@mcp-workshop/mcp-host';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadParticipant } from '../test-support/participant.js';
+import { type ServedTools, serveTools } from '../test-support/serve.js';
 
 type Participant = typeof import('./starter/clear-completed-tasks.js');
 
@@ -26,10 +24,10 @@ const RESOURCE = 'http://127.0.0.1:3000/mcp';
 
 describe('exercise 06: clear_completed_tasks, with sign-in on', () => {
   let auth: AuthServerProcess;
-  let host: HttpHost;
+  let served: ServedTools;
   let url: string;
   let dataDir: string;
-  let deps: ReturnType<typeof createDeps>;
+  let deps: ServedTools['deps'];
   const tokens = { writer: '', reader: '' };
 
   beforeAll(async () => {
@@ -41,32 +39,17 @@ describe('exercise 06: clear_completed_tasks, with sign-in on', () => {
     tokens.writer = await auth.token(AGENT_CLIENT, RESOURCE, 'tasks:read tasks:write');
     tokens.reader = await auth.token(READER_CLIENT, RESOURCE, 'tasks:read');
     dataDir = mkdtempSync(join(tmpdir(), 'exercise-06-'));
-    const logger = createSilentLogger();
-    deps = createDeps(loadEnv({ DATA_DIR: dataDir }), logger);
-    host = await startHttpHost({
-      buildServer: () => {
-        const server = new McpServer({ name: 'exercise-06', version: '0.0.0' });
-        clearCompletedTasks.register(server, deps);
-        return server;
-      },
-      info: { name: 'exercise-06', version: SERVER_VERSION },
-      logger,
+    served = await serveTools('exercise-06', [clearCompletedTasks], {
+      dataDir,
       stateless: true,
-      sessionTtlSeconds: 60,
-      maxSessions: 10,
       // The scopes come from the tool's own definition, as the workshop server's do.
-      auth: {
-        issuer: await discoverIssuer(auth.issuer),
-        resource: RESOURCE,
-        policy: scopePolicy([clearCompletedTasks], []),
-      },
+      auth: { issuer: await discoverIssuer(auth.issuer), resource: RESOURCE },
     });
-    url = host.mcpUrl;
+    ({ deps, mcpUrl: url } = served);
   }, 30_000);
 
   afterAll(async () => {
-    await host?.close();
-    await deps?.tasks.close();
+    await served?.close();
     await auth?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
@@ -142,14 +125,14 @@ describe('exercise 06: clear_completed_tasks, with sign-in on', () => {
       extra: { sub: AGENT_CLIENT.id },
     });
     const done = [
-      await deps.tasks.add(owner, 'Water the plants'),
-      await deps.tasks.add(owner, 'Book the train'),
+      await deps.todos.add(owner, 'Water the plants'),
+      await deps.todos.add(owner, 'Book the train'),
     ];
-    const open = await deps.tasks.add(owner, 'Write the report');
+    const open = await deps.todos.add(owner, 'Write the report');
     // Another user's finished task must survive.
-    const someoneElses = await deps.tasks.add(SHARED_OWNER, 'Not yours to clear');
-    await deps.tasks.complete(SHARED_OWNER, someoneElses.id);
-    for (const task of done) await deps.tasks.complete(owner, task.id);
+    const someoneElses = await deps.todos.add(SHARED_OWNER, 'Not yours to clear');
+    await deps.todos.complete(SHARED_OWNER, someoneElses.id);
+    for (const task of done) await deps.todos.complete(owner, task.id);
     const connected = await client(tokens.writer);
     try {
       const result = await connected.callTool({ name: 'clear_completed_tasks', arguments: {} });
@@ -158,11 +141,11 @@ describe('exercise 06: clear_completed_tasks, with sign-in on', () => {
         deleted: 2,
       });
       expect(
-        (await deps.tasks.list(owner, 'all')).map((task) => task.id),
+        (await deps.todos.list(owner, 'all')).map((task) => task.id),
         'only the open task should be left',
       ).toEqual([open.id]);
       expect(
-        (await deps.tasks.list(SHARED_OWNER, 'done')).map((task) => task.id),
+        (await deps.todos.list(SHARED_OWNER, 'done')).map((task) => task.id),
         "another user's completed task must stay: list and delete with the `owner` the call brings",
       ).toEqual([someoneElses.id]);
     } finally {

@@ -9,7 +9,7 @@ import { tools } from '@mcp-workshop/mcp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingBrowser, skipsWithoutBrowser } from '../test-support/browser.js';
 import { buildView } from '../test-support/build-view.js';
-import { type Connected, connect, connectTools, exerciseDeps } from '../test-support/mcp.js';
+import { type Connected, connect, connectTools, exerciseContext } from '../test-support/mcp.js';
 import { loadParticipant, participantDir } from '../test-support/participant.js';
 import { type RenderedView, startViewHost, type ViewHost } from '../test-support/view-host.js';
 import { connectsToHost, externalLoads } from '../test-support/view-html.js';
@@ -54,9 +54,9 @@ describe('exercise 07: list_cities gets a view', () => {
     } catch (error) {
       buildError = error;
     }
-    const deps = exerciseDeps();
+    const context = exerciseContext();
     conn = await connect((server) => {
-      listCities.register(server, deps);
+      listCities.register(server, context);
       registerCitiesView(server, builtHtml);
     });
   });

@@ -9,14 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type HttpHost, startHttpHost } from '@mcp-workshop/mcp-host';
-import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
-import { createDeps, loadEnv, SERVER_VERSION } from '@mcp-workshop/mcp-server';
 import { postModern, readMessages, TASKS_CAPABILITIES } from '@mcp-workshop/test-infra';
-import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearFetchLog, DOCUMENT_IDS, FETCH_DELAY_MS, FETCH_LOG } from '../data/documents.js';
 import { loadParticipant } from '../test-support/participant.js';
+import { type ServedTools, serveTools } from '../test-support/serve.js';
 
 type Participant = typeof import('./starter/count-words.js');
 type Json = Record<string, unknown>;
@@ -25,15 +22,10 @@ type Json = Record<string, unknown>;
 const WAIT_MS = 15_000;
 const POLL_MS = 25;
 
-interface Served {
-  host: HttpHost;
-  close(): Promise<void>;
-}
-
 describe('exercise 08: count_words as a task', () => {
   let countWords: Participant['countWords'];
   let dataDir: string;
-  let served: Served | undefined;
+  let served: ServedTools | undefined;
 
   beforeEach(async () => {
     ({ countWords } = await loadParticipant<Participant>('08-task-tool', 'count-words.ts'));
@@ -48,37 +40,16 @@ describe('exercise 08: count_words as a task', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** The tool on a server of its own, with MCP Tasks stored under `dataDir`; unfinished tasks resume. */
-  async function serve(): Promise<Served> {
-    const logger = createSilentLogger();
-    const deps = createDeps(loadEnv({ DATA_DIR: dataDir }), logger);
-    await deps.openTasks();
-    await deps.runs.start();
-    const host = await startHttpHost({
-      buildServer: () => {
-        const server = new McpServer({ name: 'exercise-08', version: '0.0.0' });
-        countWords.register(server, deps);
-        return server;
-      },
-      info: { name: 'exercise-08', version: SERVER_VERSION },
-      logger,
-      stateless: true,
-      tasks: deps.runs,
-    });
-    return {
-      host,
-      async close() {
-        await host.close();
-        // Tasks in progress stay `working` in the database, for the next server to resume.
-        await deps.close();
-      },
-    };
-  }
+  /**
+   * The tool on a server of its own, with MCP Tasks stored under `dataDir`; unfinished tasks resume.
+   * Its `close()` leaves tasks in progress `working` in the database, for the next server to resume.
+   */
+  const serve = () => serveTools('exercise-08', [countWords], { dataDir, stateless: true });
 
   /** One 2026-07-28 request; `tasks` declares the extension in the request's client capabilities. */
   async function send(method: string, params: Json, { tasks = true } = {}): Promise<Json> {
     if (!served) throw new Error('no server');
-    const response = await postModern(served.host.mcpUrl, method, params, {
+    const response = await postModern(served.mcpUrl, method, params, {
       capabilities: tasks ? TASKS_CAPABILITIES : {},
     });
     const [message] = await readMessages(response);

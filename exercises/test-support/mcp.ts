@@ -4,6 +4,7 @@
  * over the SDK's in-process transport: the same validation and wire shapes as a real client.
  */
 import { connectInProcess, type InProcessConnection } from '@mcp-workshop/mcp-host/in-process';
+import type { RegisterContext } from '@mcp-workshop/mcp-host/kit';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
 import type { ToolDeps, WorkshopTool } from '@mcp-workshop/mcp-server';
 import { Client } from '@modelcontextprotocol/client';
@@ -21,11 +22,16 @@ export function exerciseDeps(): ToolDeps {
     });
   return {
     weather: unset('weather'),
-    tasks: unset('tasks'),
-    taskEvents: unset('taskEvents'),
+    todos: unset('todos'),
+    todoEvents: unset('todoEvents'),
     now: () => new Date('2026-07-28T12:00:00Z'),
     logger: createSilentLogger(),
   };
+}
+
+/** What a tool's `register` gets around `exerciseDeps()`: no MCP Tasks runtime. */
+export function exerciseContext(deps: ToolDeps = exerciseDeps()): RegisterContext<ToolDeps> {
+  return { deps, logger: deps.logger, runs: undefined };
 }
 
 /** A server with whatever `register` adds, and a client connected to it. Always `await close()`. */
@@ -37,9 +43,9 @@ export async function connect(register: (server: McpServer) => void): Promise<Co
 
 /** A server with these workshop tools (built with `defineTool`), and a client connected to it. */
 export function connectTools(...tools: WorkshopTool[]): Promise<Connected> {
-  const deps = exerciseDeps();
+  const context = exerciseContext();
   return connect((server) => {
-    for (const tool of tools) tool.register(server, deps);
+    for (const tool of tools) tool.register(server, context);
   });
 }
 

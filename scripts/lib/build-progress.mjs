@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * The build of `pnpm demo`, `pnpm ask` and `pnpm chat`, when scripts/lib/build-state.mjs finds the
  * workspace stale: `turbo run build`, told as it goes. scripts/build-if-stale.mjs runs this file as a
@@ -101,6 +102,9 @@ export class BuildProgress {
     this.turboLines = [];
     this.turboErrors = [];
     this.erroredTasks = new Set();
+    /** When `start()` ran, and when a line was last printed (ms, on `now()`'s clock). */
+    this.startedAt = 0;
+    this.lastSaidAt = 0;
   }
 
   start() {
@@ -161,7 +165,7 @@ export class BuildProgress {
     // Packages turbo names as failed whose output has not been shown (their pnpm said nothing we know).
     const named = this.turboLines.flatMap((text) => {
       const failed = FAILED_SUMMARY.exec(text);
-      return failed ? failed[1].split(/[\s,]+/).map((id) => id.replace(/#build$/, '')) : [];
+      return failed?.[1] ? failed[1].split(/[\s,]+/).map((id) => id.replace(/#build$/, '')) : [];
     });
     for (const name of named) if (!this.failed.has(name)) this.showFailure(name);
     if (this.failed.size === 0) {

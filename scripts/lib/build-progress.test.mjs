@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/build-progress.mjs; run with `node --test scripts/lib/`. Turbo's output is
 // replayed from real runs (`--output-logs=full --log-order=grouped`, cut to five packages) on a
 // fake clock, so the timing of the progress lines is tested without a build.
@@ -267,11 +268,12 @@ describe('doc/WORKSHOP.md, module 0', () => {
       assert.ok(built || still || done, `not a line BuildProgress prints: ${line}`);
       if (built) {
         assert.equal(Number(built[2]), total, line);
-        assert.ok(where.has(built[3]), `${built[3]} is not a package with a build script`);
+        assert.ok(where.has(built[3] ?? ''), `${built[3]} is not a package with a build script`);
       }
-      if (still) for (const name of still[1].split(', ')) assert.ok(where.has(name), `${name}: ${line}`);
+      if (still)
+        for (const name of (still[1] ?? '').split(', ')) assert.ok(where.has(name), `${name}: ${line}`);
       if (done) assert.equal(Number(done[1]) + Number(done[2]), total, line);
     }
-    assert.match(quote.at(-1), /^build: {2}done in/);
+    assert.match(quote.at(-1) ?? '', /^build: {2}done in/);
   });
 });

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Whether the workspace's build is up to date, without asking turbo: `pnpm ask`, `pnpm chat` and
  * `pnpm demo` skip `turbo run build` (about 1.3 s even when nothing changed) when nothing changed
@@ -71,6 +72,9 @@ export function writeStamp(root, startedAt) {
  * stamp's time). E.g. "services/agent: src/http.ts changed since the last build". `skip` names
  * package folders (relative to `root`) whose changes do not count (`pnpm dev` serves the
  * catalogue's from source); `only`, when given, the only package folders that do.
+ * @param {string} root
+ * @param {number | undefined} [builtAt]
+ * @param {{ skip?: string[], only?: string[] }} [options]
  */
 export function staleReason(root, builtAt = readStamp(root), { skip = [], only } = {}) {
   if (builtAt === undefined) return 'no build recorded yet';

@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/build-state.mjs; run with `node --test scripts/lib/`. Each workspace is a
 // temporary folder with fake packages, and file times are set by hand, so nothing is built.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The steps of scripts/build-if-stale.mjs: read its arguments, build when build-state.mjs finds
  * the build stale, and run the command's entry file (the launcher) in the same Node process.
@@ -41,6 +42,8 @@ export function parseBuildArgs(argv) {
  * its dev server reloads them from source. `pnpm dev` built what it runs when it started, so only
  * changes since then count, except for the launcher, which it does not run: the recorded build
  * still judges that one.
+ * @param {{ root: string, verbose?: boolean, build: () => number,
+ *   devStack?: { url: string, startedAt: number | undefined }, log?: (line: string) => void }} options
  */
 export function buildIfStale({
   root,

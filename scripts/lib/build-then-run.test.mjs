@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/build-then-run.mjs; run with `node --test scripts/lib/`. Each workspace is a
 // temporary folder with one fake package; the build is a function that records its calls.
 import assert from 'node:assert/strict';

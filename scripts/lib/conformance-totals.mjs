@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The verdict on one run of the official conformance suite, from the checks it wrote, for
  * scripts/conformance.mjs: what passed, what failed, what was skipped, and the lines to print.
@@ -45,10 +46,14 @@ export function conformanceTotals(results, expectedScenarios, allowedSkips = ALL
   const skipped = withStatus('SKIPPED');
   const allowanceOf = ({ scenario, check }) => allowedSkips.get(`${scenario}/${check.id}`);
   const allowedSkipped = skipped.filter((entry) => allowanceOf(entry) !== undefined);
+  /** @param {string} kind @param {(typeof checks)[number]} entry @returns {[string, (typeof checks)[number]]} */
+  const tagged = (kind, entry) => [kind, entry];
   const blocking = [
-    ...withStatus('FAILURE').map((entry) => ['FAILED', entry]),
-    ...skipped.filter((entry) => allowanceOf(entry) === undefined).map((entry) => ['SKIPPED', entry]),
-    ...checks.filter(({ check }) => !KNOWN_STATUSES.has(check.status)).map((entry) => ['UNKNOWN', entry]),
+    ...withStatus('FAILURE').map((entry) => tagged('FAILED', entry)),
+    ...skipped.filter((entry) => allowanceOf(entry) === undefined).map((entry) => tagged('SKIPPED', entry)),
+    ...checks
+      .filter(({ check }) => !KNOWN_STATUSES.has(check.status))
+      .map((entry) => tagged('UNKNOWN', entry)),
   ];
   const badScenarios = [...new Set(blocking.map(([, { scenario }]) => scenario))].sort();
   const warnings = withStatus('WARNING');

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Whether `pnpm dev` is running where `pnpm ask` and `pnpm chat` will look for the MCP server: its
  * `/health` then has a `dev` block with `reloading: true` (dev/catalogue-dev/src/dev-status.ts).
@@ -32,7 +33,9 @@ export async function findDevStack(healthUrl, fetchImpl = fetch) {
   try {
     const response = await fetchImpl(healthUrl, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
     if (!response.ok) return undefined;
-    const health = await response.json();
+    const health = /** @type {{ dev?: { reloading?: boolean }, uptimeSeconds?: number } | null} */ (
+      await response.json()
+    );
     if (health?.dev?.reloading !== true) return undefined;
     const uptime = Number(health.uptimeSeconds);
     return {

@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/dev-stack.mjs; run with `node --test scripts/lib/`. A real HTTP server
 // answers /health as a dev server, a shipped server or a stranger would.
 import assert from 'node:assert/strict';
@@ -10,9 +11,9 @@ async function serving(status, body) {
   const server = http.createServer((_req, res) => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   after(() => new Promise((resolve) => server.close(resolve)));
-  return `http://127.0.0.1:${server.address().port}/health`;
+  return `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/health`;
 }
 
 describe('devHealthUrl', () => {

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Two rules of scripts/check-docs.mjs that keep quoted results honest. Pure: `doc-claims.test.mjs`
  * covers them.

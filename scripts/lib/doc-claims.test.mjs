@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/doc-claims.mjs; run with `node --test scripts/lib/`.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -19,18 +20,20 @@ const repo = (files) => ({
 });
 const problemOf = (opening, lines, files = {}) =>
   markerProblem(outputBlockMarker(fence(opening), above(...lines)), 'doc/guide.md', repo(files));
+/** The problem for assert.match to read: '(none)' when there is none, which no pattern here matches. */
+const problemText = (opening, lines, files = {}) => problemOf(opening, lines, files) ?? '(none)';
 
 describe('outputBlockMarker', () => {
   it('flags a text block with no marker, as today’s unchecked quotes are', () => {
-    assert.match(problemOf('```text', ['Step 1:', '']), /nothing checks/);
-    assert.match(problemOf('```', ['The output:']), /nothing checks/);
-    assert.match(problemOf('```console', []), /nothing checks/);
+    assert.match(problemText('```text', ['Step 1:', '']), /nothing checks/);
+    assert.match(problemText('```', ['The output:']), /nothing checks/);
+    assert.match(problemText('```console', []), /nothing checks/);
   });
 
   it('flags a block of another language when the line above announces output', () => {
-    assert.match(problemOf('```json', ['It prints:', '']), /nothing checks/);
-    assert.match(problemOf('```json', ['**Expected output**']), /nothing checks/);
-    assert.match(problemOf('```json', ['The server answers 404 with:']), /nothing checks/);
+    assert.match(problemText('```json', ['It prints:', '']), /nothing checks/);
+    assert.match(problemText('```json', ['**Expected output**']), /nothing checks/);
+    assert.match(problemText('```json', ['The server answers 404 with:']), /nothing checks/);
   });
 
   it('leaves commands, pictures and plain examples alone', () => {
@@ -51,18 +54,18 @@ describe('outputBlockMarker', () => {
       problemOf('   ```text', ['Step 1:', '', '   <!-- illustrative: needs Docker -->', '']),
       undefined,
     );
-    assert.match(problemOf('```text', ['<!-- illustrative: -->']), /needs a reason/);
-    assert.match(problemOf('```text', ['<!--illustrative-->']), /nothing checks/);
+    assert.match(problemText('```text', ['<!-- illustrative: -->']), /needs a reason/);
+    assert.match(problemText('```text', ['<!--illustrative-->']), /nothing checks/);
   });
 
   it('does not take a marker from beyond the block before', () => {
     const lines = ['<!-- illustrative: for the first block -->', '```text', 'a', '```', ''];
-    assert.match(problemOf('```text', lines), /nothing checks/);
+    assert.match(problemText('```text', lines), /nothing checks/);
   });
 
   it('does not take a marker from far above', () => {
     const lines = ['<!-- illustrative: old -->', 'one', 'two', 'three', 'four'];
-    assert.match(problemOf('```text', lines), /nothing checks/);
+    assert.match(problemText('```text', lines), /nothing checks/);
   });
 
   it('accepts checked-by only for a test that exists and names the doc', () => {
@@ -71,12 +74,12 @@ describe('outputBlockMarker', () => {
       problemOf('```text', marker, { 'scripts/lib/guide.test.mjs': "read('doc/guide.md')" }),
       undefined,
     );
-    assert.match(problemOf('```text', marker, {}), /does not exist/);
+    assert.match(problemText('```text', marker, {}), /does not exist/);
     assert.match(
-      problemOf('```text', marker, { 'scripts/lib/guide.test.mjs': 'nothing about it' }),
+      problemText('```text', marker, { 'scripts/lib/guide.test.mjs': 'nothing about it' }),
       /does not name guide\.md/,
     );
-    assert.match(problemOf('```text', ['<!-- checked-by: -->']), /needs a path/);
+    assert.match(problemText('```text', ['<!-- checked-by: -->']), /needs a path/);
   });
 });
 

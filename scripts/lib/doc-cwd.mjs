@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * A rule of scripts/check-docs.mjs: the shell blocks of a doc, pasted in order into one shell that
  * starts at the repository root, run each where it was written to run. Pure: `doc-cwd.test.mjs`
@@ -40,7 +41,13 @@ export function showDir(dir) {
  * text does not give; `moves` are the top-level `cd`/`pushd`/`popd` commands that changed it, each
  * { line (1-based in the script), command, to }; `unreadable` those whose folder it could not read.
  */
+/**
+ * @param {string} script
+ * @param {string | undefined} [start]
+ * @param {string | undefined} [previous]
+ */
 export function cdEffect(script, start = ROOT_DIR, previous = undefined) {
+  /** @type {string | undefined} */
   let dir = start;
   const stack = []; // pushd's
   const moves = [];
@@ -171,7 +178,9 @@ export function topLevelCommands(script) {
       endCommand('\n');
       // Here-documents opened on this line: their bodies are not commands.
       while (heredocs.length > 0) {
-        const { delimiter, strip } = heredocs.shift();
+        const { delimiter, strip } = /** @type {{ delimiter: string | undefined, strip: boolean }} */ (
+          heredocs.shift()
+        );
         while (i + 1 < script.length) {
           const end = script.indexOf('\n', i + 1);
           const body = script.slice(i + 1, end === -1 ? script.length : end);
@@ -250,6 +259,7 @@ export function workingDirProblems(doc, { text, option, runnable }) {
   ].sort((a, b) => a.line - b.line);
 
   // Where a reader's shell is, and the top-level move that took it there when that is not the root.
+  /** @type {string | undefined} */
   let dir = ROOT_DIR;
   let previous; // $OLDPWD
   let away;

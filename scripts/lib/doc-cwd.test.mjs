@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/doc-cwd.mjs; run with `node --test scripts/lib/`. The fixture is the shape of
 // doc/WORKSHOP.md's modules 2 and 3 before the fix: module 2's step 3 ran `cd services/mcp-server`
 // and never came back, so module 3's `pnpm new-tool` failed for a reader with
@@ -58,11 +59,11 @@ describe('workingDirProblems', () => {
     const problems = problemsOf(MODULES_2_AND_3);
     assert.equal(problems.length, 1, problems.join('\n'));
     assert.match(
-      problems[0],
+      problems[0] ?? '',
       /^14: `cd services\/mcp-server` leaves a reader's shell in services\/mcp-server/,
     );
-    assert.match(problems[0], /the next block \(line 23\) is written for the repository root/);
-    assert.match(problems[0], /\(cd services\/mcp-server && …\)/);
+    assert.match(problems[0] ?? '', /the next block \(line 23\) is written for the repository root/);
+    assert.match(problems[0] ?? '', /\(cd services\/mcp-server && …\)/);
   });
 
   it('says where a section ends outside the root when no block follows in it', () => {
@@ -70,7 +71,7 @@ describe('workingDirProblems', () => {
     const problems = problemsOf(markdown);
     assert.equal(problems.length, 1, problems.join('\n'));
     assert.match(
-      problems[0],
+      problems[0] ?? '',
       /at the end of its section; the next, "3\. Add a tool" \(line \d+\), starts from the repository root/,
     );
   });
@@ -95,7 +96,7 @@ describe('workingDirProblems', () => {
     assert.deepEqual(problemsOf(marked), []);
     const wrongly = `${fence}sh runnable\npnpm build\n${fence}\n\n${fence}sh cwd=services/mcp-server\nnpx vitest run\n${fence}\n`;
     assert.match(
-      problemsOf(wrongly)[0],
+      problemsOf(wrongly)[0] ?? '',
       /marked `cwd=services\/mcp-server`, but the blocks before it leave a reader's shell in the repository root/,
     );
   });
@@ -103,7 +104,7 @@ describe('workingDirProblems', () => {
   it('refuses a cd whose folder the text does not give', () => {
     const problems = problemsOf(`${fence}sh runnable\ncd "$(mktemp -d)"\nls\n${fence}\n`);
     assert.equal(problems.length, 1);
-    assert.match(problems[0], /^2: `cd "\$\(mktemp -d\)"`: no one can tell/);
+    assert.match(problems[0] ?? '', /^2: `cd "\$\(mktemp -d\)"`: no one can tell/);
   });
 
   it('leaves docs without runnable blocks alone: nobody runs them in order', () => {

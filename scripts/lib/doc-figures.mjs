@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Figures the docs quote about the repository, held to it by scripts/check-docs.mjs (check 9), so a
  * number that drifts fails instead of going stale. Pure: `doc-figures.test.mjs` covers it.
@@ -115,16 +116,16 @@ export function toolTableProblems(prose, toolNames) {
     table = undefined;
   };
   for (const { line, text } of prose) {
-    const cells = /^\s*\|(.*)\|\s*$/.exec(text)?.[1].split('|');
-    if (!cells) {
+    const [first] = /^\s*\|(.*)\|\s*$/.exec(text)?.[1]?.split('|') ?? [];
+    if (first === undefined) {
       close();
       continue;
     }
     if (!table) {
-      if (cells[0].trim().toLowerCase() === 'tool') table = { line, names: new Set() };
+      if (first.trim().toLowerCase() === 'tool') table = { line, names: new Set() };
       continue;
     }
-    for (const span of cells[0].matchAll(/`([a-z][a-z0-9_]*)/g)) table.names.add(span[1]);
+    for (const [, name] of first.matchAll(/`([a-z][a-z0-9_]*)/g)) table.names.add(name);
   }
   close();
   return problems;

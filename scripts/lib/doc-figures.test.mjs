@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/doc-figures.mjs; run with `node --test scripts/lib/`. The failing cases are
 // the figures that went stale before these rules: the README's "modules 0–13" once module 14
 // existed, module 1's log with "tools":9 once the server had ten, and the README's table of tools

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * How scripts/check-docs.mjs reads a markdown file: prose lines (code spans kept, fences removed)
  * and fenced blocks with their info strings. Good enough for our docs: ``` and ~~~ fences, ATX
@@ -15,23 +16,25 @@ export function parseMarkdownText(text) {
   let block;
   lines.forEach((lineText, index) => {
     const line = index + 1;
-    const fence = /^( {0,3})(`{3,}|~{3,})(.*)$/.exec(lineText)?.slice(1);
+    // [indent, fence, info] of a fence line; each group always takes part in a match.
+    const [, indentText = '', marks = '', rest = ''] = /^( {0,3})(`{3,}|~{3,})(.*)$/.exec(lineText) ?? [];
+    const fence = marks ? { indentText, marks, rest } : undefined;
     if (block) {
       if (
         fence &&
-        fence[1][0] === block.fence[0] &&
-        fence[1].length >= block.fence.length &&
-        !fence[2].trim()
+        fence.marks[0] === block.fence[0] &&
+        fence.marks.length >= block.fence.length &&
+        !fence.rest.trim()
       ) {
         blocks.push(block);
         block = undefined;
       } else {
         block.lines.push({ line, text: lineText });
       }
-    } else if (fence && !(fence[1][0] === '`' && fence[2].includes('`'))) {
-      const info = fence[2].trim().split(/\s+/).filter(Boolean);
-      const indent = fence[0].length;
-      block = { fence: fence[1], indent, line, lang: (info[0] ?? '').toLowerCase(), info, lines: [] };
+    } else if (fence && !(fence.marks[0] === '`' && fence.rest.includes('`'))) {
+      const info = fence.rest.trim().split(/\s+/).filter(Boolean);
+      const indent = fence.indentText.length;
+      block = { fence: fence.marks, indent, line, lang: (info[0] ?? '').toLowerCase(), info, lines: [] };
     } else {
       prose.push({ line, text: lineText });
     }

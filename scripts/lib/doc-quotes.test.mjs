@@ -1,3 +1,4 @@
+// @ts-check
 // Quotes in the docs that check-docs cannot rerun (another platform, another Node), held to the code
 // that prints them; run with `node --test scripts/lib/`. Each quote names this file in a
 // `<!-- checked-by: scripts/lib/doc-quotes.test.mjs -->` line above its fence.
@@ -20,7 +21,7 @@ function checkedQuotes(file, root = ROOT) {
   const lines = fs.readFileSync(path.join(root, file), 'utf8').split('\n');
   const quotes = [];
   for (let index = 0; index < lines.length; index++) {
-    if (!lines[index].includes(CHECKED_BY)) continue;
+    if (!lines[index]?.includes(CHECKED_BY)) continue;
     const open = lines.findIndex((line, at) => at > index && /^\s*```/.test(line));
     const close = lines.findIndex((line, at) => at > open && /^\s*```\s*$/.test(line));
     assert.ok(open > index && close > open, `${file}:${index + 1}: no fenced block after the marker`);

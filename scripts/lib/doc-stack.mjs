@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The stack `pnpm start` runs (the MCP server on :3000, the agent on :3001, the demo model on
  * :3002), started from the built services for the runnable blocks marked `stack` in the docs

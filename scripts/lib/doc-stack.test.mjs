@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/doc-stack.mjs; run with `node --test scripts/lib/`. Each "service" is a tiny
 // node:http server in a temporary folder, on a port the OS picked, so nothing of the real stack runs.
 import assert from 'node:assert/strict';
@@ -6,8 +7,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
+import { freePort, freePorts } from '@mcp-workshop/shared/processes';
 import { startStack } from './doc-stack.mjs';
-import { freePort, freePorts } from './processes.mjs';
 
 const cleanups = [];
 afterEach(async () => {
@@ -30,10 +31,15 @@ function tempRoot() {
 const healthServer = (port) =>
   `require('node:http').createServer((req, res) => res.end(JSON.stringify({ dataDir: process.env.DATA_DIR }))).listen(${port}, '127.0.0.1');`;
 
+/**
+ * What the test service's /health answers (its DATA_DIR), or undefined when nothing answers.
+ * @param {string} url
+ * @returns {Promise<{ dataDir: string } | undefined>}
+ */
 async function status(url) {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
-    return response.json();
+    return /** @type {Promise<{ dataDir: string }>} */ (response.json());
   } catch {
     return undefined;
   }
@@ -71,9 +77,9 @@ describe('startStack', () => {
   it('refuses when something already answers on a service port, and starts nothing', async () => {
     const root = tempRoot();
     const squatter = http.createServer((_req, res) => res.end('{}'));
-    await new Promise((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    await new Promise((resolve) => squatter.listen(0, '127.0.0.1', () => resolve(undefined)));
     cleanups.push(() => new Promise((resolve) => squatter.close(resolve)));
-    const health = `http://127.0.0.1:${squatter.address().port}/health`;
+    const health = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (squatter.address()).port}/health`;
     const marker = path.join(root, 'started');
     const dir = serviceDir(root, 'svc', `require('node:fs').writeFileSync(${JSON.stringify(marker)}, '');`);
     await assert.rejects(startStack(root, [{ name: 'svc', dir, health }]), /already answers at/);
@@ -96,8 +102,8 @@ describe('startStack', () => {
       },
     ];
     await assert.rejects(startStack(root, services), /broken did not answer[\s\S]*Invalid environment: PORT/);
-    for (let i = 0; i < 50 && (await status(services[0].health)); i++)
-      await new Promise((r) => setTimeout(r, 100));
-    assert.equal(await status(services[0].health), undefined, 'the first service was stopped too');
+    const firstHealth = services[0]?.health ?? '';
+    for (let i = 0; i < 50 && (await status(firstHealth)); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(await status(firstHealth), undefined, 'the first service was stopped too');
   });
 });

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Compares a quoted "what you will see" block in the docs with the real output of its command,
  * for scripts/check-docs.mjs (` ```text output-of=NAME `). Pure: `expected-output.test.mjs` covers it.
@@ -136,6 +137,9 @@ export function expectedLines(quoted, roots = []) {
  *   diff     the differences as `- quoted` / `+ actual` lines with context ('' when ok)
  *   updated  the quoted block rewritten from the real output, keeping its `…` cuts (the lines
  *            cut and the lines skipped) where they still match (for `check-docs --update`)
+ * @param {string} quoted
+ * @param {string} actual
+ * @param {{ roots?: string[], context?: number }} [options] roots: folders written as `<root>` in quotes
  */
 export function compareOutput(quoted, actual, { roots = [], context = 2 } = {}) {
   const expected = expectedLines(quoted, roots);
@@ -244,11 +248,11 @@ function rebuild(ops, roots) {
  */
 function retake(quoted, real, roots) {
   if (!WILDCARD.test(quoted)) return real;
-  const cut = /^(.*?)(\s*…\s*)$/.exec(quoted);
-  if (!cut || WILDCARD.test(cut[1])) return quoted;
-  const target = normalise(cut[1], roots);
+  const [, head, ellipsis] = /^(.*?)(\s*…\s*)$/.exec(quoted) ?? [];
+  if (head === undefined || ellipsis === undefined || WILDCARD.test(head)) return quoted;
+  const target = normalise(head, roots);
   for (let k = 1; k <= real.length; k++) {
-    if (normalise(real.slice(0, k), roots) === target) return real.slice(0, k) + cut[2];
+    if (normalise(real.slice(0, k), roots) === target) return real.slice(0, k) + ellipsis;
   }
   return quoted;
 }

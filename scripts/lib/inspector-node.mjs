@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Which Node runs MCP Inspector, for scripts/inspector.mjs: pure, so `inspector-node.test.mjs`
  * can check every case without spawning anything.
@@ -50,7 +51,8 @@ export function compareVersions(a, b) {
   const pa = parts(a);
   const pb = parts(b);
   for (let i = 0; i < 3; i++) {
-    if (pa[i] !== pb[i]) return pa[i] < pb[i] ? -1 : 1;
+    const [x = 0, y = 0] = [pa[i], pb[i]];
+    if (x !== y) return x < y ? -1 : 1;
   }
   return 0;
 }

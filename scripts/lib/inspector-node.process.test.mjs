@@ -1,3 +1,4 @@
+// @ts-check
 // `pnpm inspector` run as a participant types it, with the network shut: npm offline, every proxy on
 // a closed local port, and an `npx` first on PATH that only records that it was started. Its CLI mode
 // lists the catalogue's tools over stdio, and its web UI answers on the port the test gives it.
@@ -9,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { freePort, freePorts } from './processes.mjs';
+import { freePort, freePorts } from '@mcp-workshop/shared/processes';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVER = path.join(ROOT, 'services/mcp-server/dist/index.js');
@@ -84,7 +85,7 @@ function runInspector(args, env = offlineEnv) {
     done = true;
   });
   const signal = (name) => {
-    if (!done) process.kill(-child.pid, name);
+    if (!done && child.pid) process.kill(-child.pid, name);
   };
   return { child, exited, signal, output: () => ({ stdout, stderr }) };
 }

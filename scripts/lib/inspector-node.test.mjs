@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/inspector-node.mjs; run with `node --test scripts/lib/`.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -54,9 +55,12 @@ describe('chooseNode', () => {
     ]) {
       const choice = chooseNode('v20.19.0', platform, arch);
       assert.equal(choice.kind, 'unsupported');
-      assert.match(choice.message, new RegExp(`needs Node ${INSPECTOR_MIN_NODE.replaceAll('.', '\\.')}`));
-      assert.match(choice.message, /Install Node 22/);
-      assert.match(choice.message, new RegExp(`${platform}-${arch}`));
+      assert.match(
+        choice.message ?? '',
+        new RegExp(`needs Node ${INSPECTOR_MIN_NODE.replaceAll('.', '\\.')}`),
+      );
+      assert.match(choice.message ?? '', /Install Node 22/);
+      assert.match(choice.message ?? '', new RegExp(`${platform}-${arch}`));
     }
   });
 });

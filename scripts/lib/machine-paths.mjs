@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Finds absolute paths that exist only on one machine (a home folder, this sandbox's work folder,
  * a mktemp name) in the repository's text files, for `machine-paths.test.mjs`. Such a path in a
@@ -89,7 +90,8 @@ export function scanRepository(root) {
     try {
       buffer = fs.readFileSync(path.join(root, file));
     } catch (err) {
-      if (err.code === 'ENOENT' || err.code === 'EISDIR') continue; // deleted but not yet staged, or a submodule
+      const code = /** @type {NodeJS.ErrnoException} */ (err).code;
+      if (code === 'ENOENT' || code === 'EISDIR') continue; // deleted but not yet staged, or a submodule
       throw err;
     }
     if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) continue;

@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/machine-paths.mjs, and the check itself over the repository; run with `node --test scripts/lib/`.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

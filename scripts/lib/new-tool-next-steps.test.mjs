@@ -1,7 +1,7 @@
 // What `pnpm new-tool` tells a participant to do next, checked against what happens: its "Next
-// steps" send them to `pnpm dev`, and the example question printed for a `--view` tool makes the
-// offline demo model call that tool, with a plain scaffolded tool beside it (modules 3 and 14 in
-// order). Runs in a scratch copy; needs the built demo model (`pnpm build`). Run with
+// steps" send them to `pnpm dev` and `pnpm eval`, the example question printed for a `--view` tool
+// makes the offline demo model call that tool, with a plain scaffolded tool beside it (modules 3
+// and 14 in order), and so does the example case each scaffold writes in its `.eval.yaml`. Runs in a scratch copy; needs the built demo model (`pnpm build`). Run with
 // `node --test scripts/lib/`.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import { makeScratchCopy, removeScratchCopy } from './scratch-copy.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -52,6 +53,8 @@ function run(dir, command, args, env = {}) {
   if (result.error) throw result.error;
   return { status: result.status, stdout: result.stdout, output: `${result.stdout}\n${result.stderr}` };
 }
+
+/** @typedef {{ content?: string, tool_calls?: Array<{ function: { name: string, arguments: string } }> }} ChatMessage */
 
 /** The steps after "Next steps:" in new-tool's output. */
 const nextSteps = (stdout) => stdout.slice(stdout.indexOf('Next steps:'));
@@ -105,10 +108,11 @@ describe('pnpm new-tool, then its next steps', { timeout: SUITE_TIMEOUT_MS }, ()
       }),
     });
     assert.equal(response.status, 200);
-    const body = await response.json();
-    const calls = body.choices[0].message.tool_calls ?? [];
-    assert.ok(calls.length > 0, `no tool call for ${question}: ${body.choices[0].message.content}`);
-    return { name: calls[0].function.name, arguments: JSON.parse(calls[0].function.arguments) };
+    const body = /** @type {{ choices: Array<{ message: ChatMessage }> }} */ (await response.json());
+    const message = body.choices[0]?.message;
+    const [call] = message?.tool_calls ?? [];
+    assert.ok(call, `no tool call for ${question}: ${message?.content}`);
+    return { name: call.function.name, arguments: JSON.parse(call.function.arguments) };
   }
 
   it('sends both kinds of scaffold to pnpm dev, which reloads on save, not to a restart', () => {
@@ -130,6 +134,20 @@ describe('pnpm new-tool, then its next steps', { timeout: SUITE_TIMEOUT_MS }, ()
       'the plain tool is listed beside the view tool',
     );
     assert.deepEqual(await firstToolCalled(question), { name: VIEW, arguments: { text: 'hello world' } });
+  });
+
+  it('sends both kinds of scaffold to pnpm eval, with an example case the demo model passes', async () => {
+    for (const [name, file, { stdout }] of [
+      [PLAIN, 'echo-text', plain],
+      [VIEW, 'echo-card', view],
+    ]) {
+      assert.match(nextSteps(stdout), /then: pnpm eval/);
+      const cases = parseYaml(fs.readFileSync(path.join(dir, SERVER, `src/tools/${file}.eval.yaml`), 'utf8'));
+      const [example] = cases.cases;
+      const chosen = await firstToolCalled(example.ask);
+      assert.equal(chosen.name, name, example.ask);
+      assert.match(chosen.arguments.text, /hello world/i, example.ask);
+    }
   });
 
   it('still answers module 3’s question with the plain tool, the view tool beside it', async () => {

@@ -7,18 +7,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import { makeScratchCopy, removeScratchCopy } from './scratch-copy.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const NAME = 'echo_text';
 const SERVER = 'services/mcp-server';
 const TOOL = `${SERVER}/src/tools/echo-text.ts`;
+const CASES = `${SERVER}/src/tools/echo-text.eval.yaml`;
 const SNAPSHOT = `${SERVER}/test/__snapshots__/server-lists.json.snap`;
 /** The tests a new tool touches: the tool lists, and the tool's own test from the template. */
 const TESTS = ['test/server-lists.test.ts', 'src/tools/echo-text.test.ts'];
-/** One run of those two files takes a few seconds; a run far beyond that hangs, and must not hang CI. */
-const RUN_TIMEOUT_MS = 60_000;
-/** The scaffold, five vitest runs, biome and tsc, each bounded above; together about half a minute. */
+/**
+ * A safety net for one run (a vitest run of a few files, tsc, biome, the scaffold): each takes
+ * seconds alone, but over a minute beside other builds on a loaded 2-core machine; far beyond
+ * that, it hangs, and must not hang CI.
+ */
+const RUN_TIMEOUT_MS = 3 * 60_000;
+/** The scaffold, several vitest runs, biome and tsc, each bounded above; together a few minutes. */
 const SUITE_TIMEOUT_MS = 8 * RUN_TIMEOUT_MS;
 const RECORDED = 'as recorded for the workshop’s own';
 
@@ -31,6 +37,23 @@ function newTool(dir, args) {
   });
   if (result.error) throw result.error;
   return { status: result.status, stdout: result.stdout, output: `${result.stdout}\n${result.stderr}` };
+}
+
+/**
+ * Reads a scaffolded cases file and checks what `pnpm eval` needs of it: YAML whose `tool:` is the
+ * new tool, with its one example case, and a comment asking for more; returns that case.
+ */
+function readExampleCase(dir, file, name) {
+  const text = fs.readFileSync(path.join(dir, file), 'utf8');
+  const parsed = parseYaml(text);
+  assert.equal(parsed.tool, name, text);
+  assert.equal(parsed.cases.length, 1, text);
+  assert.match(text, /Write at least 3/);
+  assert.match(text, /pnpm eval/);
+  const [example] = parsed.cases;
+  assert.equal(typeof example.ask, 'string', text);
+  assert.ok(example.ask.length > 10, text);
+  return example;
 }
 
 /** Runs biome as `pnpm lint` does, on `files` of the copy. */
@@ -54,6 +77,7 @@ function typecheck(dir, tsconfig) {
 
 /** Runs vitest on `files` in the copy's catalogue (or `cwd`), with CI=true or with no CI at all. */
 function vitest(dir, files, { ci, cwd = path.join(dir, SERVER), timeoutMs = RUN_TIMEOUT_MS }) {
+  /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env, NO_COLOR: '1' };
   delete env.FORCE_COLOR;
   if (ci) env.CI = 'true';
@@ -91,15 +115,26 @@ describe('pnpm new-tool, then the tests it touches', { timeout: SUITE_TIMEOUT_MS
   let dir;
   let snapshotBefore;
   let snapshotFilesBefore;
+  let scaffold;
   const snapshotFiles = () => fs.readdirSync(path.dirname(path.join(dir, SNAPSHOT))).sort();
   before(() => {
     dir = makeScratchCopy(ROOT);
     snapshotBefore = fs.readFileSync(path.join(dir, SNAPSHOT), 'utf8');
     snapshotFilesBefore = snapshotFiles();
-    execFileSync(process.execPath, ['scripts/new-tool.mjs', NAME], { cwd: dir, stdio: 'pipe' });
+    scaffold = execFileSync(process.execPath, ['scripts/new-tool.mjs', NAME], { cwd: dir, encoding: 'utf8' });
   });
   after(() => {
     if (dir) removeScratchCopy(dir);
+  });
+
+  it('writes the cases file beside the tool, with one example case, and points to pnpm eval', () => {
+    const example = readExampleCase(dir, CASES, NAME);
+    assert.deepEqual(example.args, { text: { mentions: 'hello world' } });
+    assert.match(scaffold, new RegExp(`created {4}${CASES}`));
+    assert.match(
+      scaffold.slice(scaffold.indexOf('Next steps:')),
+      /cases in .*echo-text\.eval\.yaml, then: pnpm eval/,
+    );
   });
 
   it('passes with CI=true, where vitest writes no snapshot', () => {
@@ -161,15 +196,33 @@ describe('pnpm new-tool, then the tests it touches', { timeout: SUITE_TIMEOUT_MS
 
 const VIEW_NAME = 'echo_card';
 const VIEW_TOOL = `${SERVER}/src/tools/echo-card.ts`;
+const VIEW_MAIN = `${SERVER}/views/workshop/echo-card/main.ts`;
 const VIEW_URI = 'ui://workshop/echo-card';
-/** What `--view` writes besides the tool and its test, and what it edits. */
-const VIEW_FILES = [
-  VIEW_TOOL,
-  `${SERVER}/src/tools/echo-card.test.ts`,
-  `${SERVER}/views/echo-card.html`,
-  `${SERVER}/views/echo-card/main.ts`,
-];
-const VIEW_EDITS = [`${SERVER}/src/tools/index.ts`, `${SERVER}/src/resources/views.ts`];
+const VIEW_CASES = `${SERVER}/src/tools/echo-card.eval.yaml`;
+/** What `--view` writes: the tool, its test, its cases and its view; and the one file it edits, the tools list. */
+const VIEW_FILES = [VIEW_TOOL, `${SERVER}/src/tools/echo-card.test.ts`, VIEW_CASES, VIEW_MAIN];
+const VIEW_EDITS = [`${SERVER}/src/tools/index.ts`];
+
+/**
+ * Every file of the catalogue a participant edits (its sources, views, skills and tests, not what a
+ * build writes), with its text: compared before and after a scaffold, it shows what was written.
+ */
+function catalogueFiles(dir) {
+  const server = path.join(dir, SERVER);
+  /** @type {Map<string, string>} */
+  const files = new Map();
+  const visit = (folder) => {
+    for (const entry of fs.readdirSync(path.join(server, folder), { withFileTypes: true })) {
+      const relative = path.join(folder, entry.name);
+      if (entry.isDirectory()) visit(relative);
+      else files.set(`${SERVER}/${relative}`, fs.readFileSync(path.join(server, relative), 'utf8'));
+    }
+  };
+  for (const folder of ['src', 'views', 'skills', 'test']) {
+    if (fs.existsSync(path.join(server, folder))) visit(folder);
+  }
+  return files;
+}
 /**
  * The catalogue's tests that pin its tool and view lists (they follow the registered ones), and
  * the new tool's own test, which reads its built view.
@@ -186,46 +239,53 @@ describe('pnpm new-tool --view, then the catalogue tests', { timeout: SUITE_TIME
   let dir;
   let dryRun;
   let scaffold;
+  /** @type {Map<string, string>} */
   let original;
+  /** @type {Map<string, string>} */
+  let scaffolded;
   const exists = (file) => fs.existsSync(path.join(dir, file));
   before(() => {
     dir = makeScratchCopy(ROOT);
-    original = Object.fromEntries(
-      VIEW_EDITS.map((file) => [file, fs.readFileSync(path.join(dir, file), 'utf8')]),
-    );
+    original = catalogueFiles(dir);
     dryRun = newTool(dir, [VIEW_NAME, '--view', '--dry-run']);
     assert.equal(dryRun.status, 0, dryRun.output);
-    assert.deepEqual(VIEW_FILES.filter(exists), [], 'the dry run wrote files');
-    for (const file of VIEW_EDITS)
-      assert.equal(
-        fs.readFileSync(path.join(dir, file), 'utf8'),
-        original[file],
-        `the dry run edited ${file}`,
-      );
+    assert.deepEqual(catalogueFiles(dir), original, 'the dry run wrote or edited files');
     scaffold = newTool(dir, [VIEW_NAME, '--view']);
     assert.equal(scaffold.status, 0, scaffold.output);
+    scaffolded = catalogueFiles(dir);
   });
   after(() => {
     if (dir) removeScratchCopy(dir);
   });
 
-  it('shows every file and edit in the dry run, and writes them all', () => {
+  it('writes the tool, its test, its cases and its view, edits only the tools list, and said so in the dry run', () => {
     for (const file of VIEW_FILES) assert.match(dryRun.stdout, new RegExp(`would create ${file}`));
     assert.match(dryRun.stdout, /would register echoCard in services\/mcp-server\/src\/tools\/index\.ts/);
-    assert.match(
-      dryRun.stdout,
-      new RegExp(`would register ${VIEW_URI} in services/mcp-server/src/resources/views\\.ts`),
-    );
-    assert.match(dryRun.stdout, new RegExp(`\\+ +\\d+ export const ECHO_CARD_VIEW_URI = '${VIEW_URI}';`));
     assert.match(dryRun.stdout, /would build the views/);
-    assert.deepEqual(
-      VIEW_FILES.filter((file) => !exists(file)),
-      [],
+    const written = [...scaffolded.keys()].filter((file) => !original.has(file)).sort();
+    const edited = [...original.keys()].filter((file) => scaffolded.get(file) !== original.get(file));
+    assert.deepEqual(written, [...VIEW_FILES].sort());
+    assert.deepEqual(edited, VIEW_EDITS);
+    assert.ok(exists(`${SERVER}/dist/views/workshop.echo-card.html`), scaffold.output);
+    assert.match(scaffold.stdout, /built {6}services\/mcp-server\/dist\/views\/workshop\.echo-card\.html/);
+  });
+
+  it('writes cases whose tool is the new one, and points to pnpm eval', () => {
+    readExampleCase(dir, VIEW_CASES, VIEW_NAME);
+    assert.match(
+      scaffold.stdout.slice(scaffold.stdout.indexOf('Next steps:')),
+      /echo-card\.eval\.yaml, then: pnpm eval/,
     );
-    assert.ok(exists(`${SERVER}/dist/views/echo-card.html`), scaffold.output);
-    assert.match(scaffold.stdout, /built {6}services\/mcp-server\/dist\/views\/echo-card\.html/);
+  });
+
+  it("names its view's folder in the tool, and types the view by the tool's output schema", () => {
     const tool = fs.readFileSync(path.join(dir, VIEW_TOOL), 'utf8');
-    assert.match(tool, /ui: \{ resourceUri: ECHO_CARD_VIEW_URI \}/);
+    assert.match(tool, new RegExp(`ui: \\{ resourceUri: '${VIEW_URI}' \\}`));
+    assert.match(tool, /^export const output = z\.object\(/m);
+    const view = fs.readFileSync(path.join(dir, VIEW_MAIN), 'utf8');
+    assert.match(view, /^import type \{ output \} from '\.\.\/\.\.\/\.\.\/src\/tools\/echo-card\.js';$/m);
+    assert.match(view, /^type Output = z\.output<typeof output>;$/m);
+    assert.doesNotMatch(view, /interface Output|function parse/);
   });
 
   it('passes the tests that pin the tool and view lists with CI=true, and leaves the snapshot as it was', () => {
@@ -249,29 +309,38 @@ describe('pnpm new-tool --view, then the catalogue tests', { timeout: SUITE_TIME
     }
   });
 
-  it('fails the view tests, naming the fix, when a tool names a view that is not registered', () => {
-    const edit = (text) => text.replace(/^ {4}\{\n {6}uri: ECHO_CARD_VIEW_URI,[\s\S]*?\n {4}\},\n/m, '');
-    const { status, output } = withEdit(dir, VIEW_EDITS[1], edit, () =>
+  it("fails the views' type check, naming the view, when the tool's output changes and the view does not", () => {
+    const edit = (text) => text.replace(/^( {2})length: z\.number\(\)/m, '$1count: z.number()');
+    const tsc = withEdit(dir, VIEW_TOOL, edit, () => typecheck(dir, 'views/tsconfig.json'));
+    assert.notEqual(tsc.status, 0, tsc.stdout);
+    assert.match(
+      tsc.stdout,
+      /workshop\/echo-card\/main\.ts\(\d+,\d+\): error TS2339: Property 'length' does not exist/,
+    );
+  });
+
+  it('fails the view tests, naming the folder to make, when the tool names a view no folder holds', () => {
+    const edit = (text) => text.replace(`resourceUri: '${VIEW_URI}'`, `resourceUri: '${VIEW_URI}s'`);
+    const { status, output } = withEdit(dir, VIEW_TOOL, edit, () =>
       vitest(dir, ['src/tools/tool-views.test.ts', 'src/resources/views.test.ts'], { ci: true }),
     );
     assert.notEqual(status, 0, output);
     assert.match(
       output,
-      new RegExp(`echo_card names the view ${VIEW_URI}, which resources/list does not have`),
+      new RegExp(`echo_card names the view ${VIEW_URI}s, which resources/list does not have`),
     );
     assert.match(
       output,
-      /dist\/views\/echo-card\.html \(from views\/echo-card\.html\) is served as no ui:\/\/ resource/,
+      /a tool names ui:\/\/workshop\/echo-cards, but no folder holds it: make views\/workshop\/echo-cards\/main\.ts/,
     );
   });
 
-  it('refuses a name whose view page or folder exists, and writes nothing', () => {
-    for (const name of ['weather_forecast', 'weather']) {
-      const { status, output } = newTool(dir, [name, '--view']);
-      assert.equal(status, 2, output);
-      assert.match(output, /already exists; pick another name/);
-      assert.ok(!exists(`${SERVER}/src/tools/${name.replaceAll('_', '-')}.ts`));
-    }
+  it('refuses a name whose view folder exists, and writes nothing', () => {
+    fs.mkdirSync(path.join(dir, SERVER, 'views/workshop/taken'), { recursive: true });
+    const { status, output } = newTool(dir, ['taken', '--view']);
+    assert.equal(status, 2, output);
+    assert.match(output, /views\/workshop\/taken already exists; pick another name/);
+    assert.ok(!exists(`${SERVER}/src/tools/taken.ts`));
   });
 });
 

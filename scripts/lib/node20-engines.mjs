@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The check that replaces pnpm's engine-strict (off in .npmrc): every package the repository runs on
  * its lowest supported Node must accept that Node in `engines.node`. Packages reached only through a
@@ -17,14 +18,15 @@ export function packagesRefusingNode(lockfile, nodeVersion, exemptRoots = NODE22
   const exempt = new Set(exemptRoots);
   const refusing = [];
   const seen = new Set();
+  /** @type {Array<{ key: string, via: string }>} */
   const queue = [];
   for (const [importer, project] of Object.entries(lockfile.importers ?? {})) {
     for (const [name, version] of directDependencies(project)) {
       if (!exempt.has(name)) queue.push({ key: `${name}@${version}`, via: `${importer} > ${name}` });
     }
   }
-  while (queue.length > 0) {
-    const { key, via } = queue.shift();
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const { key, via } = next;
     if (seen.has(key) || key.includes('@link:')) continue;
     seen.add(key);
     const id = withoutPeers(key);

@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/node20-engines.mjs, and the check itself on the real pnpm-lock.yaml; run with
 // `node --test scripts/lib/`.
 import assert from 'node:assert/strict';
@@ -12,6 +13,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 describe('satisfies', () => {
   it('reads the range forms found in the lockfile', () => {
+    /** @type {Array<[string, boolean]>} */
     const cases = [
       ['>=20.19.0', true],
       ['>= 20', true],

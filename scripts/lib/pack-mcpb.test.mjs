@@ -1,9 +1,11 @@
+// @ts-check
 // Tests of scripts/pack-mcpb.mjs (`pnpm pack:mcpb`); run with `node --test scripts/lib/`. Needs the
 // built server (`pnpm build`). Packs into a temp folder with the real script, checks the bundle with
 // the official CLI (`mcpb info`, `mcpb unpack`, `mcpb validate`), then starts the unpacked server the
 // way Claude Desktop would: the manifest's mcp_config, resolved by the package's own
 // getMcpConfigForManifest, run from an empty folder with `node` alone on PATH and no other
-// environment, so nothing of the repository (node_modules, dist, adr) can stand in for a missing file.
+// environment but the few variables the SDK's stdio transport passes on, so nothing of the repository
+// (node_modules, dist, adr) can stand in for a missing file. The client is the SDK's, as in a host.
 // It also holds doc/sharing.md's quote of the manifest (the JSON block under its checked-by marker) to
 // the manifest packed.
 import assert from 'node:assert/strict';
@@ -14,15 +16,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import {
-  BUNDLE_NAME,
-  initializeSession,
-  launchConfig,
-  listTools,
-  MCPB_CLI,
-  minimalEnv,
-  stdioSession,
-} from '../pack-mcpb.mjs';
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
+import { BUNDLE_NAME, connectStdio, launchConfig, MCPB_CLI, minimalEnv } from '../pack-mcpb.mjs';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -49,8 +44,8 @@ function assertQuoted(quoted, actual, where = 'manifest') {
 }
 
 /** A tools/call that must succeed; returns its structuredContent. */
-async function callTool(session, name, args) {
-  const result = await session.request('tools/call', { name, arguments: args });
+async function callTool(client, name, args) {
+  const result = await client.callTool({ name, arguments: args });
   assert.equal(result.isError, false, `${name} failed: ${JSON.stringify(result.content)}`);
   return result.structuredContent;
 }
@@ -100,7 +95,7 @@ describe('pnpm pack:mcpb', { timeout: 4 * PACK_TIMEOUT_MS }, () => {
       quote,
       'doc/sharing.md has a ```json block under <!-- checked-by: scripts/lib/pack-mcpb.test.mjs -->',
     );
-    assertQuoted(JSON.parse(quote[1]), manifest);
+    assertQuoted(JSON.parse(quote[1] ?? ''), manifest);
   });
 
   it('asks for the data folder and the weather provider, and starts nothing without a data folder', async () => {
@@ -121,6 +116,7 @@ describe('pnpm pack:mcpb', { timeout: 4 * PACK_TIMEOUT_MS }, () => {
       userConfig: { data_dir: dataDir },
       home,
     });
+    assert.ok(config, "the manifest's mcp_config resolves once a data folder is given");
     assert.equal(config.command, 'node');
     assert.deepEqual(config.args, [`${unpacked}/${manifest.server.entry_point}`, '--stdio']);
     assert.deepEqual(config.env, {
@@ -129,53 +125,59 @@ describe('pnpm pack:mcpb', { timeout: 4 * PACK_TIMEOUT_MS }, () => {
       OTEL_SDK_DISABLED: 'true',
     });
 
-    const session = stdioSession({
+    const { client, stderr } = await connectStdio({
       command: config.command,
       args: config.args,
       env: { ...minimalEnv(home), ...config.env },
       cwd: elsewhere,
     });
     try {
-      const init = await initializeSession(session);
-      assert.equal(init.serverInfo.version, manifest.version);
+      assert.equal(client.getServerVersion()?.version, manifest.version);
 
-      const tools = await listTools(session);
+      const { tools } = await client.listTools();
       const names = tools.map((tool) => tool.name);
       for (const name of ['get_weather', 'calculate', 'add_task', 'list_tasks', 'get_time']) {
         assert.ok(names.includes(name), `tools/list lacks ${name}: ${names.join(', ')}`);
       }
       // The manifest lists what the model is offered: every tool but the views' own.
-      const forModel = tools.filter((tool) => tool._meta?.ui?.visibility?.includes('model') ?? true);
+      const forModel = tools.filter(
+        (tool) =>
+          /** @type {{ ui?: { visibility?: string[] } } | undefined} */ (
+            tool._meta
+          )?.ui?.visibility?.includes('model') ?? true,
+      );
       assert.deepEqual(
         manifest.tools.map((tool) => tool.name),
         forModel.map((tool) => tool.name),
       );
 
       // Each needs a part of the bundle: the mathjs chunk, the offline dataset, the SQLite WebAssembly.
-      assert.equal((await callTool(session, 'calculate', { expression: '6 * 7' })).result, 42);
-      assert.equal((await callTool(session, 'get_weather', { location: 'Oslo' })).place.name, 'Oslo');
-      const added = await callTool(session, 'add_task', { title: 'Share the bundle' });
+      assert.equal((await callTool(client, 'calculate', { expression: '6 * 7' })).result, 42);
+      assert.equal((await callTool(client, 'get_weather', { location: 'Oslo' })).place.name, 'Oslo');
+      const added = await callTool(client, 'add_task', { title: 'Share the bundle' });
       assert.equal(added.task.title, 'Share the bundle');
       assert.ok(fs.existsSync(path.join(dataDir, 'tasks.db')), 'the task list is in the chosen data folder');
 
       // Files read at run time: the views' HTML, the ADRs and the skills.
-      const view = await session.request('resources/read', { uri: 'ui://weather/forecast' });
-      assert.match(view.contents[0].text, /<html/);
-      const { resources } = await session.request('resources/list');
+      const view = await client.readResource({ uri: 'ui://weather/forecast' });
+      const [content] = view.contents;
+      assert.ok(content && 'text' in content, 'the view is read as text');
+      assert.match(content.text, /<html/);
+      const { resources } = await client.listResources();
       assert.ok(
         resources.some((resource) => resource.uri.startsWith('adr://')),
         'resources/list has the ADRs',
       );
       // The skills folder, read at start from beside dist/ (src/skills/catalogue.ts).
-      const { skills } = await session.request('skills/list', {});
+      const { skills } = await new SkillsClient(client).list();
       assert.ok(
         skills.some((skill) => skill.uri === 'skill://add-a-tool/SKILL.md'),
         'skills/list has add-a-tool',
       );
       // Node's own warnings, e.g. [MODULE_TYPELESS_PACKAGE_JSON] when the server's package.json lost its "type".
-      assert.doesNotMatch(session.stderr(), /\(node:\d+\).*Warning/);
+      assert.doesNotMatch(stderr(), /\(node:\d+\).*Warning/);
     } finally {
-      await session.close();
+      await client.close();
     }
   });
 });

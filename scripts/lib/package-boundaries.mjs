@@ -1,9 +1,12 @@
+// @ts-check
 /**
  * Who may import whom, as the house is laid out (ADR 016): the catalogue's source imports no hosting
  * library; the host and the task store import no catalogue, and not each other. Read from the files as
  * text, tests included for the libraries (a host test that imports the catalogue would prove nothing).
- * The catalogue's size is held too: its lines of source, and the entries at the top of its `src`. And
- * only the services `pnpm start` runs have a `start` script, since `turbo run start` starts every one.
+ * The catalogue is what a participant edits, so it stays that (issue 39): its lines of source and of
+ * tests, the entries at the top of its `src`, no process I/O in its source (the host's runner listens,
+ * handles signals and exits) and no bundler config at its root. And only the services `pnpm start`
+ * runs have a `start` script, since `turbo run start` starts every one.
  * Checked by `package-boundaries.test.mjs`, which `node --test scripts/lib/` runs in CI.
  */
 import fs from 'node:fs';
@@ -27,10 +30,27 @@ export const HOSTING_LIBRARIES = [
 ];
 
 /** The catalogue's source, tests and test support left out, stays small enough to read in a sitting. */
-export const MAX_CATALOGUE_LINES = 6_000;
+export const MAX_CATALOGUE_LINES = 4_500;
+
+/** The catalogue's tests (its `*.test.*` files, `test-support/` and `test/`) test the catalogue, not the host. */
+export const MAX_CATALOGUE_TEST_LINES = 7_000;
 
 /** What a participant sees on opening the catalogue's `src`: folders and files together, at most this many. */
-export const MAX_CATALOGUE_ENTRIES = 20;
+export const MAX_CATALOGUE_ENTRIES = 8;
+
+/**
+ * What the catalogue's source may not do, as text: the host's runner (`@mcp-workshop/mcp-host/run`)
+ * owns the process, its sockets, its signals and its exit.
+ */
+export const PROCESS_IO = [
+  { what: 'listen', pattern: /\.listen\s*\(/ },
+  { what: 'process.exit', pattern: /\bprocess\.exit\b/ },
+  { what: 'process.argv', pattern: /\bprocess\.argv\b/ },
+  { what: 'a signal handler', pattern: /\bprocess\.(?:on|once|addListener|prependListener)\s*\(/ },
+];
+
+/** Bundler configs a package root may hold; the catalogue's is the host's business (`mcp-host-bundle`). */
+const BUNDLER_CONFIG = /^(?:rolldown|rollup|vite|webpack|esbuild|tsup|tsdown)\.config\.[cm]?[jt]s$/;
 
 /**
  * Each rule: a package folder, which of its files count, and what they may not import. `manifest`
@@ -111,13 +131,50 @@ export function catalogueEntries(root) {
   return fs.readdirSync(path.join(root, 'services/mcp-server/src')).filter((name) => !name.startsWith('.'));
 }
 
+const CATALOGUE_RULE = RULES.find((candidate) => candidate.dir === 'services/mcp-server');
+
+const linesOf = (files) =>
+  files.reduce((sum, file) => sum + fs.readFileSync(file, 'utf8').split('\n').length - 1, 0);
+
 /** Lines of the catalogue's source, as the rule for it counts files. */
 export function catalogueLines(root) {
-  const rule = RULES.find((candidate) => candidate.dir === 'services/mcp-server');
-  return filesOf(root, rule).reduce(
-    (sum, file) => sum + fs.readFileSync(file, 'utf8').split('\n').length - 1,
-    0,
+  return linesOf(filesOf(root, CATALOGUE_RULE));
+}
+
+/** The catalogue's test files: `*.test.*` anywhere in `src` and `views`, and all of `test-support/` and `test/`. */
+export function catalogueTestFiles(root) {
+  const all = filesOf(root, {
+    dir: 'services/mcp-server',
+    files: { roots: ['src', 'views', 'test'], tests: true },
+  });
+  const source = new Set(filesOf(root, CATALOGUE_RULE));
+  const views = path.join(root, 'services/mcp-server/views');
+  // views/ holds the views' own code (bundled for the browser) beside their tests: only the tests count.
+  return all.filter((file) => !source.has(file) && (!file.startsWith(views) || /\.test\.[a-z]+$/.test(file)));
+}
+
+/** Lines of the catalogue's tests. */
+export function catalogueTestLines(root) {
+  return linesOf(catalogueTestFiles(root));
+}
+
+/** Every process I/O in the catalogue's source, as `file:line: what`. */
+export function processIoBreaches(root) {
+  return filesOf(root, CATALOGUE_RULE).flatMap((file) =>
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .flatMap((line, index) =>
+        PROCESS_IO.filter(({ pattern }) => pattern.test(line)).map(
+          ({ what }) => `${path.relative(root, file)}:${index + 1}: ${what}`,
+        ),
+      ),
   );
+}
+
+/** Bundler configs at the catalogue's root. */
+export function catalogueBundlerConfigs(root) {
+  return fs.readdirSync(path.join(root, 'services/mcp-server')).filter((name) => BUNDLER_CONFIG.test(name));
 }
 
 /**

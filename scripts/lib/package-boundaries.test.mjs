@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/package-boundaries.mjs, and the check itself over the repository; run with `node --test scripts/lib/`.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -7,11 +8,16 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
   breaches,
+  catalogueBundlerConfigs,
   catalogueEntries,
   catalogueLines,
+  catalogueTestFiles,
+  catalogueTestLines,
   MAX_CATALOGUE_ENTRIES,
   MAX_CATALOGUE_LINES,
+  MAX_CATALOGUE_TEST_LINES,
   names,
+  processIoBreaches,
   RULES,
   STARTED_SERVICES,
   specifiersIn,
@@ -62,6 +68,65 @@ describe('breaches', () => {
         'packages/mcp-host/src/a.ts: @mcp-workshop/mcp-server',
         'packages/mcp-host/src/b.test.ts: @mcp-workshop/task-store/postgres',
       ]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the catalogue as a participant sees it', () => {
+  /** A scratch catalogue: `files` by path under services/mcp-server. */
+  function catalogue(files) {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'boundaries-catalogue-'));
+    for (const [file, text] of Object.entries(files)) {
+      const full = path.join(root, 'services/mcp-server', file);
+      fs.mkdirSync(path.dirname(full), { recursive: true });
+      fs.writeFileSync(full, text);
+    }
+    return root;
+  }
+
+  it('reports process I/O in the source, and none in its tests', () => {
+    const root = catalogue({
+      'src/serve.ts': "server.listen(3000);\nprocess.once('SIGTERM', stop);\n",
+      'src/main.ts': 'const [flag] = process.argv.slice(2);\nif (!flag) process.exit(1);\n',
+      'src/tools/echo.ts': 'export const zone = process.env.TZ;\n',
+      'src/tools/echo.test.ts': 'upstream.listen(0);\n',
+      'src/test-support/http.ts': 'process.on("exit", () => {});\n',
+    });
+    try {
+      assert.deepEqual(processIoBreaches(root).sort(), [
+        'services/mcp-server/src/main.ts:1: process.argv',
+        'services/mcp-server/src/main.ts:2: process.exit',
+        'services/mcp-server/src/serve.ts:1: listen',
+        'services/mcp-server/src/serve.ts:2: a signal handler',
+      ]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("counts the tests in src, test-support, test/ and views' tests, not the views' own code", () => {
+    const root = catalogue({
+      'src/tools/echo.ts': 'a\n',
+      'src/tools/echo.test.ts': 'a\nb\n',
+      'src/test-support/server.ts': 'a\nb\nc\n',
+      'test/lists.test.ts': 'a\n',
+      'views/weather/main.ts': 'a\nb\n',
+      'views/weather/main.test.ts': 'a\n',
+      'rolldown.config.mjs': 'export default {};\n',
+      'vitest.config.ts': 'export default {};\n',
+    });
+    try {
+      const relative = catalogueTestFiles(root).map((file) => path.relative(root, file));
+      assert.deepEqual(relative.sort(), [
+        'services/mcp-server/src/test-support/server.ts',
+        'services/mcp-server/src/tools/echo.test.ts',
+        'services/mcp-server/test/lists.test.ts',
+        'services/mcp-server/views/weather/main.test.ts',
+      ]);
+      assert.equal(catalogueTestLines(root), 7);
+      assert.deepEqual(catalogueBundlerConfigs(root), ['rolldown.config.mjs']);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
@@ -125,6 +190,17 @@ describe('this repository', () => {
     const lines = catalogueLines(ROOT);
     assert.ok(lines <= MAX_CATALOGUE_LINES, `${lines} lines`);
     assert.ok(lines > 1_000, `${lines} lines: the count missed the tools`);
+  });
+
+  it(`the catalogue's tests hold at most ${MAX_CATALOGUE_TEST_LINES} lines`, () => {
+    const lines = catalogueTestLines(ROOT);
+    assert.ok(lines <= MAX_CATALOGUE_TEST_LINES, `${lines} lines`);
+    assert.ok(lines > 1_000, `${lines} lines: the count missed the tools' tests`);
+  });
+
+  it("the catalogue's source does no process I/O, and its root holds no bundler config", () => {
+    assert.deepEqual(processIoBreaches(ROOT), []);
+    assert.deepEqual(catalogueBundlerConfigs(ROOT), []);
   });
 
   it(`the catalogue's src holds at most ${MAX_CATALOGUE_ENTRIES} entries at its top`, () => {

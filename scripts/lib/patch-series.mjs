@@ -1,9 +1,12 @@
+// @ts-check
 /**
  * The SDK patches as a series of one concern each (patches/series.json), and the one file per
  * package that pnpm applies (patches/<name>@<version>.patch), composed from them. pnpm takes a
  * single patch per package, so the series is the source and the composed files are its output:
  * `check` proves they agree, `write` rewrites them, and `variant` builds a copy of the SDK with only
- * the first N patches, which `pnpm bench` serves to show what each patch buys.
+ * the first N patches, which `pnpm bench` serves to show what each patch buys. A package whose
+ * entries say `"installed": false` gets no composed file and no patchedDependencies line: its
+ * patches exist only in `variant` builds (the node adapter's, which only the bench serves through).
  *
  * Every concern patch is a diff against the package as published, so each reads on its own (and
  * could be sent upstream as it is); `git apply` stacks them in order and tolerates the line offsets
@@ -24,7 +27,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** @typedef {{ file: string, package: string, concern: string, test: string, note: string }} SeriesEntry */
+/** @typedef {{ file: string, package: string, concern: string, test: string, note: string, installed?: boolean }} SeriesEntry */
 
 /** Reads patches/series.json: the concern patches in the order they apply. */
 export function readSeries(root) {
@@ -37,6 +40,13 @@ export function readSeries(root) {
     }
     if (!/^(@[^/@]+\/)?[^/@]+@\d[^@]*$/.test(entry.package))
       throw new Error(`patches/series.json: "${entry.package}" is not name@exact-version`);
+    if (entry.installed !== undefined && typeof entry.installed !== 'boolean')
+      throw new Error(`patches/series.json: "installed" must be true or false: ${JSON.stringify(entry)}`);
+  }
+  // pnpm takes one file per package: its patches are all installed, or none of them.
+  for (const key of seriesPackages(manifest.series)) {
+    const kinds = new Set(manifest.series.filter((e) => e.package === key).map((e) => e.installed !== false));
+    if (kinds.size > 1) throw new Error(`patches/series.json: the entries of ${key} disagree on "installed"`);
   }
   return /** @type {SeriesEntry[]} */ (manifest.series);
 }
@@ -56,6 +66,14 @@ export function composedPatchPath(root, key) {
 /** The packages the series touches, in the order they first appear. */
 export function seriesPackages(series) {
   return [...new Set(series.map((entry) => entry.package))];
+}
+
+/** The packages pnpm patches at install (a composed file each): all but those marked `"installed": false`. */
+export function installedPackages(series) {
+  const notInstalled = new Set(
+    series.filter((entry) => entry.installed === false).map((entry) => entry.package),
+  );
+  return seriesPackages(series).filter((key) => !notInstalled.has(key));
 }
 
 /** The workspace's package folders (pnpm-workspace.yaml's globs are all `<folder>/*`). */
@@ -115,7 +133,7 @@ export function publishedCopy(root, key, dest) {
       applyPatch(dest, composed, { reverse: true });
     } catch (error) {
       throw new Error(
-        `${error.message}\n(is the install older than ${path.relative(root, composed)}? run pnpm install)`,
+        `${error instanceof Error ? error.message : error}\n(is the install older than ${path.relative(root, composed)}? run pnpm install)`,
       );
     }
   }
@@ -149,14 +167,14 @@ export function diffFolders(before, after) {
   }
 }
 
-/** The composed patch of each package: the package with the whole series against it as published. */
+/** The composed patch of each installed package: the package with the whole series against it as published. */
 export function compose(root, series = readSeries(root)) {
   const work = mkdtempSync(path.join(tmpdir(), 'patch-compose-'));
   try {
     const published = buildVariant(root, 0, path.join(work, 'published'), series);
     const patched = buildVariant(root, series.length, path.join(work, 'patched'), series);
     return new Map(
-      seriesPackages(series).map((key) => {
+      installedPackages(series).map((key) => {
         const [name] = splitKey(key);
         return [key, diffFolders(path.join(published, name), path.join(patched, name))];
       }),
@@ -174,6 +192,14 @@ export function staleComposed(root, series = readSeries(root)) {
     const committed = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
     if (committed === undefined) stale.push(`${path.relative(root, file)} is missing`);
     else if (committed !== text) stale.push(`${path.relative(root, file)} differs from its series`);
+  }
+  const installed = new Set(installedPackages(series));
+  for (const key of seriesPackages(series)) {
+    const file = composedPatchPath(root, key);
+    if (!installed.has(key) && existsSync(file))
+      stale.push(
+        `${path.relative(root, file)} is left over: ${key}'s patches are not installed ("installed": false)`,
+      );
   }
   return stale;
 }

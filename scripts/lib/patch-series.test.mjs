@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/patch-series.mjs and scripts/patch-series.mjs; run with `node --test scripts/lib/`.
 // They read the SDK packages pnpm installed (no network) and build copies in temporary folders.
 import assert from 'node:assert/strict';
@@ -11,6 +12,8 @@ import {
   buildVariant,
   compose,
   composedPatchPath,
+  installedDir,
+  installedPackages,
   readSeries,
   seriesPackages,
   splitKey,
@@ -92,11 +95,27 @@ describe('the SDK patch series', () => {
       );
       assert.ok(patchesReadme.includes(`../${entry.note}`), `patches/README.md links ${entry.note}`);
     }
-    // pnpm must apply every composed file: each package of the series has its patchedDependencies line.
+    // pnpm must apply every composed file: each installed package of the series has its
+    // patchedDependencies line, and a package whose patches are not installed has none.
     const workspace = fs.readFileSync(path.join(root, 'pnpm-workspace.yaml'), 'utf8');
+    const installed = installedPackages(series);
     for (const key of seriesPackages(series)) {
       const file = path.relative(root, composedPatchPath(root, key));
-      assert.ok(workspace.includes(`'${key}': ${file}`), `pnpm-workspace.yaml applies ${file} to ${key}`);
+      if (installed.includes(key))
+        assert.ok(workspace.includes(`'${key}': ${file}`), `pnpm-workspace.yaml applies ${file} to ${key}`);
+      else assert.ok(!workspace.includes(`'${key}':`), `pnpm-workspace.yaml does not patch ${key}`);
+    }
+  });
+
+  it('installs a package whose patches are not installed as published, and its variants still carry them', () => {
+    for (const key of seriesPackages(series).filter((key) => !installedPackages(series).includes(key))) {
+      const [name] = splitKey(key);
+      assert.equal(marks(installedDir(root, key)), 0, `${key} as pnpm installed it carries no patch`);
+      const modules = buildVariant(root, series.length, path.join(tempDir('patch-series-bench-'), 'v'));
+      const added = series
+        .filter((entry) => entry.package === key)
+        .reduce((sum, e) => sum + addedMarks(e), 0);
+      assert.equal(marks(path.join(modules, name)), added, `${key} with the whole series`);
     }
   });
 
@@ -148,9 +167,22 @@ describe('the SDK patch series', () => {
   it('fails loudly, naming the patch, when a concern patch no longer applies', () => {
     const workspace = scratchWorkspace();
     const [entry] = series;
+    assert.ok(entry, 'the series has a patch');
     const file = path.join(workspace, 'patches', entry.file);
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replaceAll('\n ', '\n X'));
     assert.throws(() => compose(workspace), new RegExp(`${path.basename(entry.file)} does not apply`));
+  });
+
+  it('says which composed file is left over for a package whose patches are not installed', () => {
+    const workspace = scratchWorkspace();
+    const manifest = path.join(workspace, 'patches', 'series.json');
+    const [key] = installedPackages(series);
+    const marked = series.map((entry) => (entry.package === key ? { ...entry, installed: false } : entry));
+    fs.writeFileSync(manifest, JSON.stringify({ series: marked }));
+    assert.ok(!compose(workspace).has(key));
+    assert.deepEqual(staleComposed(workspace), [
+      `${path.relative(workspace, composedPatchPath(workspace, key))} is left over: ${key}'s patches are not installed ("installed": false)`,
+    ]);
   });
 
   it('rejects a manifest entry without a field or without an exact version', () => {
@@ -167,6 +199,10 @@ describe('the SDK patch series', () => {
     assert.throws(() => readSeries(workspace), /not name@exact-version/);
     fs.writeFileSync(manifest, JSON.stringify({ patches: [] }));
     assert.throws(() => readSeries(workspace), /"series" must be a list/);
+    fs.writeFileSync(manifest, JSON.stringify({ series: [{ ...first, installed: 'no' }] }));
+    assert.throws(() => readSeries(workspace), /"installed" must be true or false/);
+    fs.writeFileSync(manifest, JSON.stringify({ series: [first, { ...first, installed: false }] }));
+    assert.throws(() => readSeries(workspace), /disagree on "installed"/);
   });
 
   it('the command line: check passes here, usage errors exit 2', () => {

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The pure half of `pnpm scale:local` (scripts/scale-local.mjs): its command line, and HAProxy's
  * loopback configuration. The configuration is deploy/haproxy/haproxy.cfg, the file the compose
@@ -45,7 +46,11 @@ function parsePort(text, what) {
   return port;
 }
 
-/** argv → { writeConfig } or { lbPort, replicaPorts }; throws UsageError. */
+/**
+ * argv → { writeConfig } or { lbPort, replicaPorts }; throws UsageError.
+ * @param {string[]} argv
+ * @returns {{ writeConfig: true } | { writeConfig: false, lbPort: number, replicaPorts: number[] }}
+ */
 export function parseScaleArgs(argv) {
   let lbPort = DEFAULT_LB_PORT;
   let replicaPorts = DEFAULT_REPLICA_PORTS;

@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/scale-local.mjs and of what scripts/scale-local.mjs refuses before it starts
 // anything; run with `node --test scripts/lib/`. The real run (Postgres, replicas, HAProxy) is
 // services/scale-e2e/src/scale-local.e2e.test.ts.
@@ -8,8 +9,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@mcp-workshop/shared/processes';
 import { findHaproxy } from '../../dev/test-infra/dist/index.js';
-import { freePort } from './processes.mjs';
 import {
   DEFAULT_LB_PORT,
   DEFAULT_REPLICA_PORTS,
@@ -92,7 +93,7 @@ describe('requireDatabaseUrl and redactUrl', () => {
     assert.throws(() => requireDatabaseUrl('tasks.db'), /must be a postgres:\/\/ URL, not \(not a URL\)/);
     assert.throws(
       () => requireDatabaseUrl('mysql://u:secret@127.0.0.1/tasks'),
-      (e) => /must be a postgres/.test(e.message) && !e.message.includes('secret'),
+      (e) => e instanceof Error && /must be a postgres/.test(e.message) && !e.message.includes('secret'),
     );
   });
 });
@@ -156,8 +157,8 @@ describe('scripts/scale-local.mjs refuses before starting anything', () => {
 
   it('exits 1 naming a port that is already in use, and starts no replica', async () => {
     const busy = net.createServer();
-    await new Promise((resolve) => busy.listen(0, '127.0.0.1', resolve));
-    const taken = busy.address().port;
+    await new Promise((resolve) => busy.listen(0, '127.0.0.1', () => resolve(undefined)));
+    const taken = /** @type {import('node:net').AddressInfo} */ (busy.address()).port;
     try {
       const run = await runCli(
         ['--port', String(await freePort()), '--replica-ports', `${await freePort()},${taken}`],

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * A throwaway copy of the repository, for scripts/check-docs.mjs blocks marked `scratch`: commands
  * that write files (`pnpm new-tool echo_text`) run there, so the working tree stays untouched.

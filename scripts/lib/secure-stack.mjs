@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The plan behind `pnpm start:secure` (scripts/start-secure.mjs): which service listens where, and
  * how each one is wired to the others, from the port variables; why it must not start (a port
@@ -46,6 +47,7 @@ const DERIVED = [
 ];
 
 export class PlanError extends Error {
+  /** @override */
   name = 'PlanError';
 }
 

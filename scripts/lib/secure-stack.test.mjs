@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/secure-stack.mjs (the plan of `pnpm start:secure`) and two real runs of
 // scripts/start-secure.mjs on ports the test picks; run with `node --test scripts/lib/`. The real
 // runs need the built services (`pnpm build`).
@@ -9,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { freePort, freePorts, stopChild } from './processes.mjs';
+import { freePort, freePorts, stopChild } from '@mcp-workshop/shared/processes';
 import {
   banner,
   busyPorts,
@@ -28,14 +29,14 @@ const START_TIMEOUT_MS = 60_000;
 const byName = (plan) => Object.fromEntries(plan.services.map((service) => [service.name, service]));
 
 /** Four distinct ports nothing listens on, as the port variables. */
-async function freePortVariables() {
+async function unusedPortVariables() {
   const [AUTH_PORT, PORT, AGENT_PORT, DEMO_MODEL_PORT] = (await freePorts(4)).map(String);
   return { AUTH_PORT, PORT, AGENT_PORT, DEMO_MODEL_PORT };
 }
 
 async function occupy(port) {
   const server = net.createServer();
-  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)));
   return server;
 }
 
@@ -139,7 +140,7 @@ describe('planSecureStack', () => {
 
 describe('busyPorts', () => {
   it('finds the ports something already listens on, and the message says to stop pnpm start', async () => {
-    const ports = await freePortVariables();
+    const ports = await unusedPortVariables();
     const holder = await occupy(Number(ports.PORT));
     try {
       const plan = planSecureStack(ports);
@@ -200,7 +201,7 @@ describe('start-secure.mjs', () => {
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('refuses before starting anything, and before any banner, when a port is in use', async () => {
-    const ports = await freePortVariables();
+    const ports = await unusedPortVariables();
     const holder = await occupy(Number(ports.AGENT_PORT));
     try {
       const run = runScript({ ...ports, DATA_DIR: dataDir });
@@ -208,7 +209,7 @@ describe('start-secure.mjs', () => {
         run.exited,
         new Promise((resolve) => setTimeout(() => resolve('timeout'), 15_000)),
       ]);
-      if (code === 'timeout') await stopChild(run, 1_000);
+      if (code === 'timeout') await stopChild(run.child, { graceMs: 1_000 });
       const { stdout, stderr } = run.output();
       assert.equal(code, 2);
       assert.doesNotMatch(stdout, /Sign-in is on/);
@@ -229,7 +230,7 @@ describe('start-secure.mjs', () => {
   });
 
   it('starts the stack on the ports it is given, wires the agent to the secured server, and names them', async () => {
-    const ports = await freePortVariables();
+    const ports = await unusedPortVariables();
     const issuer = `http://127.0.0.1:${ports.AUTH_PORT}`;
     const resource = `http://127.0.0.1:${ports.PORT}/mcp`;
     const agent = `http://127.0.0.1:${ports.AGENT_PORT}`;
@@ -249,9 +250,9 @@ describe('start-secure.mjs', () => {
         body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
       });
       assert.equal(challenge.status, 401);
-      const metadata = await (
-        await fetch(`http://127.0.0.1:${ports.PORT}/.well-known/oauth-protected-resource/mcp`)
-      ).json();
+      const metadata = /** @type {{ resource: string, authorization_servers: string[] }} */ (
+        await (await fetch(`http://127.0.0.1:${ports.PORT}/.well-known/oauth-protected-resource/mcp`)).json()
+      );
       assert.equal(metadata.resource, resource);
       assert.deepEqual(metadata.authorization_servers, [issuer]);
 
@@ -265,7 +266,7 @@ describe('start-secure.mjs', () => {
         body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope: 'tasks:read' }),
       });
       assert.equal(token.status, 200);
-      const { access_token: accessToken } = await token.json();
+      const { access_token: accessToken } = /** @type {{ access_token: string }} */ (await token.json());
       const listed = await fetch(`http://127.0.0.1:${ports.PORT}/tools/list_tasks`, {
         method: 'POST',
         headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
@@ -274,10 +275,12 @@ describe('start-secure.mjs', () => {
       assert.equal(listed.status, 200);
 
       // The agent is ready, connected to that server and signed in as the machine client.
-      const health = await (await fetch(`${agent}/health`)).json();
+      const health = /** @type {{ ready: boolean, servers: unknown }} */ (
+        await (await fetch(`${agent}/health`)).json()
+      );
       assert.equal(health.ready, true);
       assert.ok(JSON.stringify(health.servers).includes(resource), JSON.stringify(health.servers));
-      const status = await (await fetch(`${agent}/api/status`)).json();
+      const status = /** @type {{ signedIn: unknown }} */ (await (await fetch(`${agent}/api/status`)).json());
       assert.deepEqual(status.signedIn, [{ server: 'workshop', user: 'workshop-agent', kind: 'client' }]);
     } finally {
       run.child.kill('SIGINT');
@@ -285,7 +288,7 @@ describe('start-secure.mjs', () => {
         run.exited,
         new Promise((resolve) => setTimeout(() => resolve('timeout'), 15_000)),
       ]);
-      if (code === 'timeout') await stopChild(run, 1_000);
+      if (code === 'timeout') await stopChild(run.child, { graceMs: 1_000 });
       assert.equal(code, 0);
     }
     // Ctrl-C stopped all four.

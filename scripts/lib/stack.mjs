@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The plan of `pnpm start` and `pnpm dev` (scripts/stack.mjs runs it): where the three services
  * listen, the agent's wiring to the other two when only their ports moved, the health URLs to wait on,
@@ -59,8 +60,13 @@ export const STACK_CONNECT_ATTEMPTS = '30';
  * the demo model when only their ports were moved, so `PORT=3100 pnpm start` still hangs together,
  * and the agent's patience with a server that starts beside it. What the caller set wins.
  */
+/**
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {NodeJS.ProcessEnv}
+ */
 export function stackEnv(env) {
   const urls = stackUrls(env);
+  /** @type {Record<string, string>} */
   const wiring = {};
   if (!setting(env, 'MCP_SERVER_URL') && !setting(env, 'MCP_SERVERS_CONFIG'))
     wiring.MCP_SERVER_URL = urls.mcp;

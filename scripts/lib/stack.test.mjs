@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/stack.mjs, the plan of `pnpm start` and `pnpm dev`; run with `node --test scripts/lib/`.
 // The commands themselves run as processes in dev/launcher/src/readme-commands.e2e.test.ts.
 import assert from 'node:assert/strict';

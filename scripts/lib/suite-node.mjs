@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The Node the official conformance suite runs on (it needs >= 22): shared by scripts/conformance.mjs
  * and scripts/conformance-client.mjs.

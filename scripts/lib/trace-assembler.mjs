@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * @module trace-assembler
  * Gathers spans into traces for `pnpm traces`, which prints each trace once it is whole. Spans of

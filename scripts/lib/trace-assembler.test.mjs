@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/trace-assembler.mjs, on a clock the test moves; run with `node --test scripts/lib/`.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -17,6 +18,7 @@ describe('createTraceAssembler', () => {
     assembler.add([serverSpan()], 4_900);
     assert.deepEqual(assembler.due(4_900 + QUIET_MS - 1), []);
     const [trace, ...more] = assembler.due(4_900 + QUIET_MS);
+    assert.ok(trace, 'a trace is due');
     assert.deepEqual(more, []);
     assert.equal(trace.traceId, TRACE);
     assert.deepEqual(ids(trace), ['a000000000000001', 'a000000000000002', 'b000000000000001']);
@@ -36,6 +38,7 @@ describe('createTraceAssembler', () => {
     assembler.add(agentSpans(), 0);
     assert.deepEqual(assembler.due(SETTLE_MS - 1), []);
     const [trace] = assembler.due(SETTLE_MS);
+    assert.ok(trace, 'a trace is due');
     assert.equal(trace.spans.length, 2);
   });
 
@@ -45,6 +48,7 @@ describe('createTraceAssembler', () => {
     assert.deepEqual(assembler.due(3_000), []);
     assembler.add(agentSpans(), 3_000);
     const [trace] = assembler.due(3_000 + QUIET_MS);
+    assert.ok(trace, 'a trace is due');
     assert.equal(trace.spans.length, 3);
   });
 
@@ -56,8 +60,9 @@ describe('createTraceAssembler', () => {
       assembler.add([span(`d${String(at).padStart(15, '0')}`, 'busy', 'INTERNAL', AGENT)], at);
       printed = assembler.due(at);
     }
+    const [held] = printed;
     assert.equal(printed.length, 1);
-    assert.ok(printed[0].spans.length <= MAX_HOLD_MS / 500 + 1);
+    assert.ok(held && held.spans.length <= MAX_HOLD_MS / 500 + 1);
   });
 
   it('reprints the whole tree, marked, when a span arrives after the trace was printed', () => {
@@ -66,6 +71,7 @@ describe('createTraceAssembler', () => {
     assert.equal(assembler.due(SETTLE_MS).length, 1);
     assembler.add([serverSpan()], SETTLE_MS + 2_000);
     const [again] = assembler.due(SETTLE_MS + 2_000 + QUIET_MS);
+    assert.ok(again, 'a trace is due');
     assert.deepEqual(ids(again), ['a000000000000001', 'a000000000000002', 'b000000000000001']);
     assert.equal(again.reprint, 1);
   });
@@ -80,10 +86,10 @@ describe('createTraceAssembler', () => {
     assert.equal(assembler.due(QUIET_MS).length, 4);
     // Trace 1 was forgotten (only the last two are kept): its late span starts a tree of its own.
     assembler.add([{ ...other(1), spanId: 'f000000000000001' }], 2_000);
-    assert.equal(assembler.due(2_000 + QUIET_MS)[0].reprint, 0);
+    assert.equal(assembler.due(2_000 + QUIET_MS)[0]?.reprint, 0);
     // Trace 4 is remembered, but not past rememberMs.
     assembler.add([{ ...other(4), spanId: 'f000000000000004' }], 20_000);
-    assert.equal(assembler.due(20_000 + QUIET_MS)[0].spans.length, 1);
+    assert.equal(assembler.due(20_000 + QUIET_MS)[0]?.spans.length, 1);
   });
 
   it('prints the oldest traces early when a flood opens more than maxOpen', () => {
@@ -108,6 +114,7 @@ describe('createTraceAssembler', () => {
     );
     assembler.add(many, 0);
     const [trace] = assembler.due(QUIET_MS);
+    assert.ok(trace, 'a trace is due');
     assert.equal(trace.spans.length, 5);
     assert.equal(trace.dropped, 45);
   });

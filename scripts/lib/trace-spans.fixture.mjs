@@ -1,10 +1,20 @@
+// @ts-check
 /**
  * Spans for the tests of trace-tree.mjs and trace-assembler.mjs, in test-infra's ReceivedSpan shape:
  * one failed tool call, as the agent (a turn and its MCP client span) and the server send it.
  */
 export const TRACE = '0af7651916cd43dd8448eb211c80319c';
 
-/** A span in test-infra's ReceivedSpan shape; times in ms from an arbitrary start. */
+/**
+ * A span in test-infra's ReceivedSpan shape; times in ms from an arbitrary start.
+ * @param {string} spanId
+ * @param {string} name
+ * @param {import('../../dev/test-infra/dist/index.js').SpanKindName} kind
+ * @param {string} service
+ * @param {{ parent?: string, start?: number, end?: number,
+ *   attributes?: Record<string, import('../../dev/test-infra/dist/index.js').AttributeValue>, error?: string }} [options]
+ * @returns {import('../../dev/test-infra/dist/index.js').ReceivedSpan}
+ */
 export function span(
   spanId,
   name,
@@ -32,6 +42,10 @@ export function span(
 
 export const AGENT = 'mcp-workshop-agent';
 const SERVER = 'mcp-workshop-server';
+/**
+ * The agent's turn and its MCP client span, in that order.
+ * @returns {[import('../../dev/test-infra/dist/index.js').ReceivedSpan, import('../../dev/test-infra/dist/index.js').ReceivedSpan]}
+ */
 export const agentSpans = () => [
   span('a000000000000001', 'invoke_agent mcp-workshop-agent', 'INTERNAL', AGENT, { end: 500 }),
   span('a000000000000002', 'tools/call get_weather', 'CLIENT', AGENT, {

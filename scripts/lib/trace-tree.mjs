@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * @module trace-tree
  * One trace as `pnpm traces` prints it: a tree of spans, children under their parent in start
@@ -57,6 +58,9 @@ export function looksComplete(spans) {
 /**
  * `trace <id>`, then one line per span. `note` goes in brackets after the id (e.g. that this is
  * a reprint with late spans); a line under the tree names each MCP call whose server span is missing.
+ * @param {string} traceId
+ * @param {readonly import('../../dev/test-infra/dist/index.js').ReceivedSpan[]} spans
+ * @param {{ keys?: string[], note?: string }} [options]
  */
 export function formatTrace(traceId, spans, { keys = SHOWN_ATTRIBUTES, note } = {}) {
   const lines = [`trace ${traceId}${note ? ` (${note})` : ''}`];

@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/trace-tree.mjs; run with `node --test scripts/lib/`.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * @module trace-watch
  * The loop behind `pnpm traces`: takes what an OTLP receiver (dev/test-infra) has received, hands
@@ -57,7 +58,12 @@ export function metricsText(series) {
  * and the assembler's limits can be set for tests. The receiver is emptied as it is read, so a
  * long session does not grow.
  */
-export function watchTraces(receiver, { write, now = Date.now, pollMs = POLL_MS, limits } = {}) {
+/**
+ * @param {Pick<import('../../dev/test-infra/dist/index.js').OtlpReceiver, 'spans' | 'metrics' | 'clear'>} receiver
+ * @param {{ write: (text: string) => void, now?: () => number, pollMs?: number,
+ *   limits?: Parameters<typeof createTraceAssembler>[0] }} options
+ */
+export function watchTraces(receiver, { write, now = Date.now, pollMs = POLL_MS, limits }) {
   const assembler = createTraceAssembler(limits);
   const series = new Map();
   const tick = () => {

@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/trace-watch.mjs, the loop behind `pnpm traces`; run with `node --test scripts/lib/`.
 // The end-to-end case is doc/WORKSHOP.md module 13 step 5 for real: a server started by hand with
 // its default batch exporter, the real `pnpm ask` (launcher, agent, demo model), all exporting OTLP
@@ -12,9 +13,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort, stopChild } from '@mcp-workshop/shared/processes';
 import { startOtlpReceiver } from '../../dev/test-infra/dist/index.js';
 import { compareOutput } from './expected-output.mjs';
-import { freePort, stopChild } from './processes.mjs';
 import { addMetrics, MAX_SERIES, metricsText, watchTraces } from './trace-watch.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -99,7 +100,7 @@ describe('watchTraces with a server started by hand (module 13, step 5)', { time
   });
 
   after(async () => {
-    if (server) await stopChild(server, 5_000);
+    if (server) await stopChild(server.child, { graceMs: 5_000 });
     await receiver?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
@@ -151,7 +152,7 @@ describe('watchTraces with a server started by hand (module 13, step 5)', { time
       assert.ok(agentRead >= 0 && firstRead('mcp-workshop-server') > agentRead, JSON.stringify(reads));
 
       // Anything that would still come for this trace has had time to; the server stops and flushes.
-      await stopChild(server, 5_000);
+      await stopChild(server.child, { graceMs: 5_000 });
       await sleep(1_500);
       watch.stop();
 
@@ -259,7 +260,7 @@ describe('watchTraces with OTLP exports posted by the test', () => {
       await waitUntil(() => written.length > 0, 5_000, 'the trace printed');
       assert.equal(written.length, 1);
       assert.match(
-        written[0],
+        written[0] ?? '',
         /^ {4}tools\/call x \[SERVER\] span=53995c3f42cd8ad8 parent=00f067aa0ba902b8 · server /m,
       );
       assert.equal(receiver.spans.length, 0, 'the receiver is emptied as it is read');

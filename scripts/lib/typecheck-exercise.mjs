@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Typechecks a participant's exercise files with the real TypeScript compiler and the exercises
  * package's own tsconfig, for scripts/exercise.mjs: vitest strips types, so it runs code tsc refuses.

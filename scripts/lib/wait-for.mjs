@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Waits until HTTP endpoints answer 2xx, for scripts/wait-for.mjs and scripts/scale-local.mjs: a
  * server started with `&` in a pasted block needs a moment before the next line's curl can reach it.

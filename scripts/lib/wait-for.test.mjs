@@ -1,3 +1,4 @@
+// @ts-check
 // Tests of scripts/lib/wait-for.mjs and the CLI scripts/wait-for.mjs, against real HTTP servers on
 // 127.0.0.1; run with `node --test scripts/lib/`.
 import assert from 'node:assert/strict';
@@ -6,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './processes.mjs';
+import { freePort } from '@mcp-workshop/shared/processes';
 import { MAX_TIMEOUT_S, parseWaitArgs, UsageError, waitForUrl } from './wait-for.mjs';
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../wait-for.mjs');
@@ -127,7 +128,7 @@ describe('waitForUrl', { timeout: WAIT_TESTS_TIMEOUT_MS }, () => {
       if (n++ === 0) res.writeHead(503).end('x'); // then it goes silent
     });
     servers.push(server);
-    await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+    await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)));
     const result = await waitForUrl(`http://127.0.0.1:${port}/`, { timeoutMs: SHORT_MS, pollMs: 20 });
     assert.equal(result.ok, false);
     assert.match(result.last, /^HTTP 503, then no answer within \d+ ms$/);

@@ -1,6 +1,6 @@
 /**
- * Bundles the agent's command-line entries, `src/cli.ts` and `src/demo.ts`, into `dist/cli.js`
- * and `dist/demo.js` (over `tsc`'s copies of them) plus shared chunks beside them (`dist/cli.*.js`).
+ * Bundles the agent's command-line entries, `src/cli.ts`, `src/demo.ts` and `src/eval.ts`, into
+ * `dist/cli.js`, `dist/demo.js` and `dist/eval.js` (over `tsc`'s copies of them) plus shared chunks beside them (`dist/cli.*.js`).
  * Why: `pnpm ask` waits for the CLI's start, and a cold start that resolves, reads and compiles a
  * few hundred small modules (zod, openai, the MCP client, ajv, pino) takes about twice as long as
  * the same code in a few files. The HTTP entry and the library stay `tsc`'s, as do the tests' imports.
@@ -24,7 +24,7 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     rollupOptions: {
-      input: { cli: here('src/cli.ts'), demo: here('src/demo.ts') },
+      input: { cli: here('src/cli.ts'), demo: here('src/demo.ts'), eval: here('src/eval.ts') },
       external: [/^@opentelemetry\//, /^@mcp-workshop\/telemetry(\/|$)/],
       output: {
         format: 'esm',

@@ -1,6 +1,6 @@
 /**
  * Before any test file: fails in CI when PostgreSQL or HAProxy is missing, so CI never skips the
- * scale-out tests. On a laptop it says nothing: mcp-server's global setup prints the run's one skip
+ * scale-out tests. On a laptop it says nothing: host-integration's global setup prints the run's one skip
  * line, which names these tests too, and vitest lists them as skipped.
  */
 import { systemPrograms } from '@mcp-workshop/test-infra';

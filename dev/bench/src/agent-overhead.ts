@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createSilentLogger, declineInput, loadAgentEnv, startRuntime } from '@mcp-workshop/agent';
 import { createDemoModelApp } from '@mcp-workshop/demo-model';
-import { startLocalServer } from '@mcp-workshop/mcp-server';
+import { startCatalogue } from '@mcp-workshop/mcp-host/run';
+import workshop from '@mcp-workshop/mcp-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import express from 'express';
 import { median } from './load.js';
@@ -68,7 +69,7 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 
 export async function measureAgentOverhead(iterations: number): Promise<AgentOverhead> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-agent-'));
-  const server = await startLocalServer({ dataDir });
+  const server = await startCatalogue(workshop, { env: { DATA_DIR: dataDir } });
   const model = await recordingModel();
   const env = loadAgentEnv({
     MCP_SERVER_URL: server.mcpUrl,

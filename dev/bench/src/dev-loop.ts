@@ -31,7 +31,7 @@ export interface DevLoopReport {
 function probeTool(round: number): string {
   return `import { ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
+import { defineTool } from '../deps.js';
 
 export const benchProbe = defineTool({
   name: 'bench_probe',

@@ -21,6 +21,7 @@ import {
   POST_HEADERS,
   readAnswer,
 } from './rpc.js';
+import { floorWithWholeSeries } from './sdk-builds.js';
 
 const require = createRequire(import.meta.url);
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -131,7 +132,7 @@ export const TARGETS: readonly Target[] = [
   },
   {
     id: 'sdk-v2',
-    label: 'official SDK v2 as installed here, bare, 2026-07-28 request (the SDK floor)',
+    label: 'official SDK v2, with our patches, bare, 2026-07-28 request (the SDK floor)',
     server: 'sdk-v2',
     prepare: async (url) => modernToolCall(url, 'add', { a: 2, b: 3 }),
   },
@@ -193,12 +194,13 @@ export function spawnServer(
   const script: string[] = scriptPath
     ? [scriptPath]
     : {
-        raw: [join(HERE, 'targets', 'raw-floor.js')],
-        'sdk-v1': [join(HERE, 'targets', 'sdk-v1.js')],
-        'sdk-v2': [join(HERE, 'targets', 'sdk-v2-floor.js')],
-        everything: [everythingEntry(), 'streamableHttp'],
-        ours: [ourEntry()],
-      }[kind];
+        raw: () => [join(HERE, 'targets', 'raw-floor.js')],
+        'sdk-v1': () => [join(HERE, 'targets', 'sdk-v1.js')],
+        // On a build of the SDK with the whole patch series: pnpm does not install its node patches.
+        'sdk-v2': () => [floorWithWholeSeries()],
+        everything: () => [everythingEntry(), 'streamableHttp'],
+        ours: () => [ourEntry()],
+      }[kind]();
   const child = spawn(
     process.execPath,
     [

@@ -9,12 +9,24 @@
 import { startCatalogueDev } from './dev-server.js';
 import { loadCatalogueDevEnv } from './env.js';
 
+function exitWithError(error: unknown): never {
+  console.error(error instanceof Error && error.name === 'EnvError' ? error.message : error);
+  process.exit(1);
+}
+
 Promise.resolve()
-  .then(() => {
+  .then(async () => {
     const { root, typecheck } = loadCatalogueDevEnv(process.argv.slice(2));
-    return startCatalogueDev(root, { typecheck, say: (line) => console.error(line) });
+    const dev = await startCatalogueDev(root, {
+      typecheck,
+      say: (line) => console.error(line),
+      onFatal: exitWithError,
+    });
+    const stop = async () => {
+      await dev.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', () => void stop());
+    process.once('SIGTERM', () => void stop());
   })
-  .catch((error: unknown) => {
-    console.error(error instanceof Error && error.name === 'EnvError' ? error.message : error);
-    process.exit(1);
-  });
+  .catch(exitWithError);

@@ -28,7 +28,7 @@ const SHOWS_WITHIN_MS = 15_000;
 
 const SHOUT_TOOL = `import { ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
+import { defineTool } from '../deps.js';
 
 export const shout = defineTool({
   name: 'shout',
@@ -170,8 +170,8 @@ describe('pnpm dev: a save reloads the catalogue', () => {
       expect(view, JSON.stringify(resources.map((resource) => resource.uri))).toBeDefined();
       const marker = `saved-${Date.now()}`;
       save(
-        'views/weather-forecast.html',
-        read('views/weather-forecast.html').replace('</body>', `<p>${marker}</p></body>`),
+        'views/weather/forecast/index.html',
+        read('views/weather/forecast/index.html').replace('</body>', `<p>${marker}</p></body>`),
       );
       await eventually(async () => {
         const { contents } = await client.readResource({ uri: view?.uri ?? '' });

@@ -14,7 +14,7 @@ describe('concernsCatalogue', () => {
   it.each([
     'src/tools/echo-text.ts',
     'src/resources/index.ts',
-    'views/weather-forecast.html',
+    'views/weather/forecast/index.html',
     'skills/add-a-tool/SKILL.md',
     'skills/add-a-tool/references/checklist.md',
   ])('reloads for %s', (file) => {

@@ -1,48 +1,41 @@
 /**
  * @module dev-server
- * `pnpm dev`'s MCP server: the workshop catalogue served from its TypeScript sources through the
- * host, reloaded on every save under `src/` (tools, resources, prompts, the server factory),
- * `views/` (each view's HTML is rebuilt first) or `skills/` (the skills are read again first). It
- * reads the catalogue's own modules, so it serves exactly what `node dist/index.js` would, from the
- * same environment:
- * - `src/env.ts` `loadEnv()`, `src/deps.ts` `createDeps()` and `src/serve.ts` `serveHttp()`, once;
- * - `src/hosted.ts` `hostedCatalogue()`, `catalogueOptions()` and `cataloguePolicy()` (the scopes
- *   the HTTP check judges by), again on every reload.
- * The task database, the weather and the skills are built once and handed to every catalogue.
+ * `pnpm dev`'s MCP server: a catalogue served from its TypeScript sources through the host, and
+ * reloaded on every save under `src/` (tools, resources, prompts, deps), `views/` (each view's HTML
+ * is rebuilt first) or `skills/` (read again first). It reads one thing of the catalogue: the value
+ * its entry default-exports (`defineCatalogue(...)`; the package's `exports["."].source`, else
+ * `src/catalogue.ts`), and serves it as `node dist/index.js` would, through the host's runner, from
+ * the same environment. Its services (the task database, the weather, the skills) are built once
+ * and kept; each reload hands the host the new catalogue value (`PreparedCatalogue.reload`).
  * Its `/health` has a `dev` block (`dev-status.ts`): how the last save went and what the background
  * type check (`typecheck.ts`) found. When that changes without a new catalogue (a failed save, a
  * type check's verdict), the last good catalogue is handed over again, so clients hear list_changed
  * and can read the block anew. Tests: `dev-server.e2e.test.ts`, and `dev-server.test.ts` for which
  * saves reload.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AppOptions, HostApp, ScopePolicy } from '@mcp-workshop/mcp-host';
+import type { HostApp, ScopePolicy } from '@mcp-workshop/mcp-host';
+import { type Catalogue, isCatalogue } from '@mcp-workshop/mcp-host/kit';
 import { createLogger, type Logger } from '@mcp-workshop/mcp-host/logger';
+import { loadRunEnv, prepareCatalogue, serveHttp } from '@mcp-workshop/mcp-host/run';
 import { createDevStatus, type DevStatus, describePlace } from './dev-status.js';
 import { createCatalogueLoader } from './module-loader.js';
 import { createReloader, type ReloadEvent } from './reloader.js';
 import { startTypecheck, type TypecheckResult } from './typecheck.js';
 
-/** What the catalogue's modules export, as far as this file uses them. */
-interface EnvModule {
-  loadEnv(): { LOG_LEVEL: string } & Record<string, unknown>;
-}
-interface DepsModule {
-  createDeps(env: unknown, logger: Logger): { skills?: { reload(): Promise<unknown> } };
-}
-interface HostedModule {
-  catalogueOptions(env: unknown): Record<string, unknown>;
-  hostedCatalogue(deps: unknown, options: Record<string, unknown>): Pick<AppOptions, 'buildServer'>;
-  cataloguePolicy(): ScopePolicy;
-}
-interface ServeModule {
-  serveHttp(options: Record<string, unknown>): Promise<{ app: HostApp; port: number }>;
-}
 type BuildServer = Parameters<HostApp['reload']>[0];
 interface ViewsBuildModule {
   buildViews(): Promise<void>;
+}
+
+/** The catalogue's entry, relative to its root: its package's `exports["."].source`, else `src/catalogue.ts`. */
+export function catalogueEntry(root: string): string {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    exports?: { '.'?: { source?: string } };
+  };
+  return path.posix.normalize(manifest.exports?.['.']?.source ?? 'src/catalogue.ts');
 }
 
 export interface CatalogueDev {
@@ -59,6 +52,8 @@ export interface CatalogueDevOptions {
   say?: (line: string) => void;
   /** Runs the background type check (default true). */
   typecheck?: boolean;
+  /** Told when the catalogue's services cannot open (a bad DATA_DIR): the entry file exits on it. */
+  onFatal?: (error: unknown) => void;
 }
 
 /** Files whose change reloads the catalogue: its sources and its views, never tests or build output. */
@@ -85,28 +80,34 @@ export async function startCatalogueDev(
     await buildViews(root);
   }
   const loader = await createCatalogueLoader(root);
-  const env = (await loader.import<EnvModule>('src/env.ts')).loadEnv();
-  const logger = createLogger(env.LOG_LEVEL as Parameters<typeof createLogger>[0]);
-  const deps = (await loader.import<DepsModule>('src/deps.ts')).createDeps(env, logger);
-
-  const loadCatalogue = async () => {
-    const hosted = await loader.import<HostedModule>('src/hosted.ts');
-    // listChanged: clients are told the lists change, and the host tells them when they do.
-    return hosted.hostedCatalogue(deps, { ...hosted.catalogueOptions(env), listChanged: true });
+  const entry = catalogueEntry(root);
+  const loadCatalogue = async (): Promise<Catalogue> => {
+    const exported = (await loader.import<{ default?: unknown }>(entry)).default;
+    if (!isCatalogue(exported)) {
+      throw new Error(`${entry} must default-export defineCatalogue({...}) from @mcp-workshop/mcp-host/kit.`);
+    }
+    return exported;
   };
   const catalogue = await loadCatalogue();
+  const env = loadRunEnv(catalogue.env);
+  const logger = createLogger(env.LOG_LEVEL);
+  // listChanged: clients are told the lists change, and the host tells them when they do.
+  const prepared = prepareCatalogue(catalogue, { env, logger, listChanged: true });
   const status = createDevStatus(root);
-  const serve = await loader.import<ServeModule>('src/serve.ts');
-  const host = await serve.serveHttp({
+  const host = await serveHttp({
     env,
     logger,
-    deps,
-    catalogue: { ...catalogue, healthDetails: () => ({ dev: status.block() }) },
+    prepared,
     reloadable: true,
+    healthDetails: () => ({ dev: status.block() }),
+  });
+  const stopOpening = prepared.openSoon((error) => {
+    logger.fatal({ err: error }, 'the catalogue could not open what it needs');
+    options.onFatal?.(error);
   });
 
   // One hand-over at a time: a reload and a re-announcement never move the same session at once.
-  let current: BuildServer = catalogue.buildServer;
+  let current: BuildServer = prepared.buildServer;
   let handOvers: Promise<unknown> = Promise.resolve();
   const handOver = (buildServer: BuildServer, policy?: ScopePolicy) => {
     const next = handOvers.then(() => host.app.reload(buildServer, { policy }));
@@ -126,15 +127,15 @@ export async function startCatalogueDev(
       if (files.some((file) => file.startsWith(path.join(root, 'views') + path.sep))) await buildViews(root);
       // The deps outlive every reload, and so does their skills catalogue: it is read again in place.
       if (files.some((file) => file.startsWith(path.join(root, 'skills') + path.sep)))
-        await deps.skills?.reload();
+        await prepared.services.load?.();
       loader.reset(files);
-      const next = await loadCatalogue();
-      // The scopes its tools and prompts now declare: with sign-in on, the HTTP check follows them.
-      const policy = (await loader.import<HostedModule>('src/hosted.ts')).cataloguePolicy();
+      // The same services; a new catalogue value, with the scopes its tools and prompts now declare.
+      const next = prepared.reload(await loadCatalogue());
       // Recorded before the hand-over announces it: a client that reads /health on that
       // list_changed must see this save, not the last one (a hand-over that throws is reported next).
       status.reloaded({ kind: 'reloaded', files, ms: 0, sessions: 0 });
-      const moved = await handOver(next.buildServer, policy);
+      const moved = await handOver(next.buildServer, next.policy);
+      next.commit();
       current = next.buildServer;
       return moved;
     },
@@ -169,6 +170,9 @@ export async function startCatalogueDev(
       await handOvers;
       await typecheck?.close();
       await loader.close();
+      stopOpening();
+      await host.close();
+      await prepared.close();
     },
   };
 }

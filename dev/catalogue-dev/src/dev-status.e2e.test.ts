@@ -21,7 +21,7 @@ const GIVE_UP_MS = 240_000;
 /** A tool of this test's own, so no file of the participant's catalogue is assumed. */
 const SCRATCH_TOOL = `import { ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
+import { defineTool } from '../deps.js';
 
 export const devStatusProbe = defineTool({
   name: 'dev_status_probe',

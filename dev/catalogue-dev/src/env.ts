@@ -1,7 +1,7 @@
 /**
  * @module env
  * The only place `catalogue-dev` reads `process.env`, for its own two settings; everything else in
- * the environment is the catalogue's, which its own `src/env.ts` validates.
+ * the environment is the host's and the catalogue's, which the host's runner validates (`loadRunEnv`).
  * - CATALOGUE_DEV_ROOT: the catalogue folder to serve when the command names none (default: the
  *   current folder, which `pnpm dev` makes services/mcp-server). A test serves a scratch copy this way.
  * - CATALOGUE_DEV_TYPECHECK: `false` turns the background type check off (default `true`).

@@ -14,7 +14,7 @@ import { createServer, createServerModuleRunner, type ViteDevServer } from 'vite
 import type { ModuleRunner } from 'vite/module-runner';
 
 export interface CatalogueLoader {
-  /** Imports `file` (relative to the catalogue's root, e.g. `src/hosted.ts`) as the runner has it now. */
+  /** Imports `file` (relative to the catalogue's root, e.g. `src/catalogue.ts`) as the runner has it now. */
   import<T = Record<string, unknown>>(file: string): Promise<T>;
   /**
    * Forgets every evaluated source module, and the transforms of `changed` files (vite's watcher

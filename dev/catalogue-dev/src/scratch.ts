@@ -20,7 +20,7 @@ function scratchToolList(added: ReadonlyArray<{ file: string; exportName: string
   return [
     "// The scratch copy's tool list: the catalogue's own, then the tools a test added.",
     "import { tools as catalogueTools } from './index.catalogue.js';",
-    "import type { WorkshopTool } from './define-tool.js';",
+    "import type { WorkshopTool } from '../deps.js';",
     ...added.map(({ file, exportName }) => `import { ${exportName} } from './${file}.js';`),
     '',
     `export const tools: readonly WorkshopTool[] = [...catalogueTools${added.map(({ exportName }) => `, ${exportName}`).join('')}];`,

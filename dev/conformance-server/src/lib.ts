@@ -1,8 +1,8 @@
 /**
  * @module lib
- * What tests elsewhere import: the fixtures, to hand to the catalogue's `createMcpServer` as its
- * `extend` option (`startLocalServer({ server: { extend: registerConformanceFixtures } })`, as the
- * protocol suite and the browser tests do), or with the signed-state check too
- * (`startLocalServer({ server: conformanceServerOptions })`, what `node dist/index.js` serves over HTTP).
+ * What tests elsewhere import: the conformance catalogue (the workshop's plus the fixtures), to
+ * serve with the host's `startCatalogue`, as the protocol suite and the browser tests do, and the
+ * fixtures' registration on its own.
  */
-export { conformanceServerOptions, registerConformanceFixtures } from './fixtures/index.js';
+export { default as conformanceCatalogue } from './catalogue.js';
+export { registerConformanceFixtures } from './fixtures/index.js';

@@ -93,7 +93,10 @@ export async function launch(
   }
 }
 
-/** The demo gets a throw-away database; otherwise the server's own DATA_DIR (or its default) holds the tasks. */
+/**
+ * A server started fresh (the demo's, the eval's: no port to look at first) gets a throw-away
+ * database; otherwise the server's own DATA_DIR (or its default) holds the tasks.
+ */
 async function startServer(
   command: Command,
   lookup: Lookup,
@@ -101,11 +104,11 @@ async function startServer(
   source: NodeJS.ProcessEnv,
   stops: Stop[],
 ): Promise<{ found: Found; where: string }> {
-  if (command !== 'demo') {
+  if (lookup.probePort !== undefined) {
     const where = `tasks in ${env.DATA_DIR ?? 'services/mcp-server/data'}`;
     return { found: await reuseOrStart(MCP_SERVER, lookup, source, stops), where };
   }
-  const dataDir = mkdtempSync(join(tmpdir(), 'mcp-workshop-demo-'));
+  const dataDir = mkdtempSync(join(tmpdir(), `mcp-workshop-${command}-`));
   const removeDataDir = async () => rmSync(dataDir, { recursive: true, force: true });
   // The database goes once the server that has it open is gone, and with it if it never started.
   const serverStops: Stop[] = [];

@@ -3,13 +3,14 @@
  * MCP server and the offline demo model, runs the agent's CLI against them over HTTP, and stops
  * them. Ports are picked per test, so a stack a developer left running is never touched.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freePort } from '@mcp-workshop/shared/processes';
+import { startAnnouncingServer } from '@mcp-workshop/test-infra';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isListening } from './probe.js';
 import { entryOf, MCP_SERVER } from './services.js';
@@ -163,16 +164,15 @@ describe('pnpm ask, with a server already listening', () => {
 
   beforeAll(async () => {
     serverDir = mkdtempSync(join(tmpdir(), 'launcher-e2e-running-'));
-    serverPort = String(await freePort());
-    server = spawn(process.execPath, [entryOf(MCP_SERVER.packageName)], {
-      env: { PATH: process.env.PATH ?? '', PORT: serverPort, DATA_DIR: serverDir, LOG_LEVEL: 'warn' },
-      stdio: 'ignore',
+    // On a port the OS picks, ready when it says so: a port chosen here could be taken in between.
+    const started = await startAnnouncingServer({
+      entry: entryOf(MCP_SERVER.packageName),
+      env: { DATA_DIR: serverDir },
+      timeoutMs: 20_000,
+      name: 'the pre-started server',
     });
-    const deadline = Date.now() + 20_000;
-    while (!(await isListening('127.0.0.1', Number(serverPort)))) {
-      if (Date.now() > deadline) throw new Error('the pre-started server never listened');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    server = started.child;
+    serverPort = new URL(started.mcpUrl).port;
   });
   afterAll(async () => {
     server?.kill('SIGTERM');

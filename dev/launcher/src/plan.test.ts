@@ -32,8 +32,11 @@ describe('planLaunch', () => {
     });
   });
 
-  it('starts the demo model without pauses between stream events for ask only, which prints answers whole', () => {
+  it('starts the demo model without pauses between stream events for ask and eval, which print answers whole', () => {
     expect(planLaunch('ask', loadLauncherEnv({ DEMO_MODEL_PORT: '0' })).demoModel?.env).toEqual({
+      DEMO_MODEL_CHUNK_DELAY_MS: '0',
+    });
+    expect(planLaunch('eval', loadLauncherEnv({})).demoModel?.env).toEqual({
       DEMO_MODEL_CHUNK_DELAY_MS: '0',
     });
     expect(planLaunch('chat', loadLauncherEnv({})).demoModel?.env).toBe(undefined);
@@ -46,8 +49,19 @@ describe('planLaunch', () => {
     );
   });
 
-  it('always starts a fresh server for the demo, whatever listens on port 3000', () => {
+  it('always starts a fresh server for the demo and the eval, whatever listens on port 3000', () => {
     expect(planLaunch('demo', loadLauncherEnv({})).server).toEqual({ host: '127.0.0.1', startPort: 0 });
+    // The eval's cases add and delete to-do items: never in the person's own database.
+    expect(planLaunch('eval', loadLauncherEnv({ PORT: '3000' })).server).toEqual({
+      host: '127.0.0.1',
+      startPort: 0,
+    });
+  });
+
+  it('starts a fresh server but no model for the lint, which asks none', () => {
+    const plan = planLaunch('lint', loadLauncherEnv({}));
+    expect(plan.server).toEqual({ host: '127.0.0.1', startPort: 0 });
+    expect(plan.demoModel).toBe(undefined);
   });
 
   it('starts no server when MCP_SERVER_URL or MCP_SERVERS_CONFIG says where the servers are', () => {

@@ -10,7 +10,8 @@ export const DEFAULT_SERVER_PORT = 3000;
 /** Where `pnpm start` runs the demo model; the agent's DEMO_MODEL_URL defaults to it. */
 export const DEFAULT_DEMO_MODEL_URL = 'http://127.0.0.1:3002/v1';
 
-export type Command = 'ask' | 'chat' | 'demo';
+/** What the launcher starts services for; `lint` is `pnpm eval --lint`, which asks no model. */
+export type Command = 'ask' | 'chat' | 'demo' | 'eval' | 'lint';
 
 /** One service to look for: reuse it when something listens at host:port, otherwise start it. */
 export interface Lookup {
@@ -39,28 +40,29 @@ const UNPACED_DEMO_MODEL = { DEMO_MODEL_CHUNK_DELAY_MS: '0' };
 /**
  * - MCP server: nothing to do when MCP_SERVER_URL or MCP_SERVERS_CONFIG is set. Otherwise look
  *   at HOST:PORT (default 127.0.0.1:3000). `ask` and `chat` use a server already listening there;
- *   the demo always starts its own, with a temporary database, on a free port.
- * - Model: nothing to do with OPENAI_API_KEY, OPENAI_BASE_URL or DEMO_MODEL_URL. Otherwise look
+ *   the demo and the eval always start their own, with a temporary database, on a free port: the
+ *   eval's cases really call the tools, and must neither touch nor depend on the person's to-do items.
+ * - Model: nothing to do for `lint`, or with OPENAI_API_KEY, OPENAI_BASE_URL or DEMO_MODEL_URL. Otherwise look
  *   for the demo model at DEMO_MODEL_HOST:DEMO_MODEL_PORT (default 127.0.0.1:3002), and start one
- *   if nothing answers: on DEMO_MODEL_PORT when set, else on a free port. One `ask` starts answers
- *   without pauses between stream events, unless DEMO_MODEL_CHUNK_DELAY_MS says otherwise.
+ *   if nothing answers: on DEMO_MODEL_PORT when set, else on a free port. `ask` and `eval` start
+ *   one that answers without pauses between stream events, unless DEMO_MODEL_CHUNK_DELAY_MS says otherwise.
  */
 export function planLaunch(command: Command, env: LauncherEnv): LaunchPlan {
   const plan: LaunchPlan = {};
   if (!env.MCP_SERVER_URL && !env.MCP_SERVERS_CONFIG) {
     plan.server =
-      command === 'demo'
+      command === 'demo' || command === 'eval' || command === 'lint'
         ? { host: '127.0.0.1', startPort: 0 }
         : { host: env.HOST, probePort: env.PORT ?? DEFAULT_SERVER_PORT, startPort: env.PORT ?? 0 };
   }
-  if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL && !env.DEMO_MODEL_URL) {
+  if (command !== 'lint' && !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL && !env.DEMO_MODEL_URL) {
     const port = env.DEMO_MODEL_PORT ?? Number(new URL(DEFAULT_DEMO_MODEL_URL).port);
     // DEMO_MODEL_PORT=0 means "any free port": nothing to look for.
     plan.demoModel =
       port === 0
         ? { host: env.DEMO_MODEL_HOST, startPort: 0 }
         : { host: env.DEMO_MODEL_HOST, probePort: port, startPort: env.DEMO_MODEL_PORT ?? 0 };
-    if (command === 'ask' && env.DEMO_MODEL_CHUNK_DELAY_MS === undefined) {
+    if ((command === 'ask' || command === 'eval') && env.DEMO_MODEL_CHUNK_DELAY_MS === undefined) {
       plan.demoModel.env = UNPACED_DEMO_MODEL;
     }
   }

@@ -146,9 +146,11 @@ describe('protocol-suite CLI', () => {
   describe('against a workshop server', () => {
     let server: SuiteTarget;
 
+    // A whole server with its database, skills and task runtime, started beside the rest of
+    // `pnpm test` on two cores: the 20 s default for hooks was once not enough.
     beforeAll(async () => {
       server = await openTarget(undefined);
-    });
+    }, 60_000);
 
     afterAll(async () => {
       await server?.close();

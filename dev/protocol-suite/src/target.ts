@@ -1,9 +1,9 @@
 /**
  * @module target
- * The server a revision's describe block tests: the URL from the environment, or (unset) a fresh
- * workshop server on 127.0.0.1 with the settings the cases expect and the conformance fixtures
- * (`@mcp-workshop/conformance-server`). Both are loaded only then, so a run against a URL never
- * loads the catalogue.
+ * The server a revision's describe block tests: the URL from the environment, or (unset) the
+ * conformance catalogue (`@mcp-workshop/conformance-server`: the workshop's with the fixtures)
+ * started by the host on 127.0.0.1 with the settings the cases expect. Both are loaded only then,
+ * so a run against a URL never loads the catalogue.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,14 +25,13 @@ export interface SuiteTarget extends SuiteServer {
 /** The given server, or a local workshop server paging by 3 with the conformance fixtures. */
 export async function openTarget(given: SuiteServer | undefined): Promise<SuiteTarget> {
   if (given) return { ...given, close: async () => undefined };
-  const { startLocalServer } = await import('@mcp-workshop/mcp-server');
-  const { registerConformanceFixtures } = await import('@mcp-workshop/conformance-server');
+  const { startCatalogue } = await import('@mcp-workshop/mcp-host/run');
+  const { conformanceCatalogue } = await import('@mcp-workshop/conformance-server');
   const dataDir = await mkdtemp(join(tmpdir(), 'protocol-suite-'));
   try {
-    const server = await startLocalServer({
-      dataDir,
+    const server = await startCatalogue(conformanceCatalogue, {
+      env: { DATA_DIR: dataDir, MCP_PAGE_SIZE: String(SUITE_PAGE_SIZE) },
       now: () => SUITE_NOW,
-      server: { pageSize: SUITE_PAGE_SIZE, extend: registerConformanceFixtures },
       maxSessions: SUITE_MAX_SESSIONS,
     });
     return {

@@ -3,6 +3,18 @@
  * Test-only helpers that run real system servers on loopback: a throwaway PostgreSQL cluster and
  * HAProxy. Tests that need them ask `systemPrograms()` first, and skip with one line on a laptop.
  */
+export type {
+  AnnouncingServer,
+  StartAnnouncingServerOptions,
+  WaitForAnnouncementOptions,
+} from './announced.js';
+export {
+  ANNOUNCING_LOG_LEVEL,
+  announcedMcpUrl,
+  MCP_LISTENING_MESSAGE,
+  startAnnouncingServer,
+  waitForAnnouncedMcpUrl,
+} from './announced.js';
 export { CHROMIUM_ARGS, CHROMIUM_INSTALL_HINT, CHROMIUM_PATH } from './chromium.js';
 export type { StopChildOptions } from './free-port.js';
 export { freePort, freePorts, stopChild } from './free-port.js';
@@ -47,6 +59,8 @@ export type {
 export { startOtlpReceiver } from './otlp-receiver.js';
 export type { PostgresCluster, PostgresOptions } from './postgres.js';
 export { startPostgres } from './postgres.js';
+export type { NodeRun, RunNodeOptions } from './run-node.js';
+export { runNode } from './run-node.js';
 export type { SseStream } from './sse.js';
 export { openSseStream, parseMcpBody } from './sse.js';
 export type { Availability } from './system-binaries.js';

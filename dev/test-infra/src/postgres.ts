@@ -5,7 +5,8 @@
  * as root (CI, containers) every command runs as the `postgres` user through runuser.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { freePort } from './free-port.js';
@@ -13,6 +14,15 @@ import { findPostgresBin } from './system-binaries.js';
 
 /** initdb on a 2-core machine takes 1–3 s; a slow CI box gets room, not a hang. */
 const COMMAND_TIMEOUT_MS = 60_000;
+/**
+ * How long `destroy()` lets pg_ctl's immediate stop take before it kills the postmaster itself.
+ * An immediate stop takes under a second here, 3 s with the machine saturated; a CI run once
+ * spent over 20 s in it, which a test's after-hook cannot wait for. Killing is safe: the data
+ * folder is deleted next.
+ */
+const STOP_WAIT_SECONDS = 8;
+/** After SIGKILL the postmaster is gone at once; this bounds the wait for its pid to go. */
+const KILL_WAIT_MS = 5_000;
 
 export interface PostgresCluster {
   /** e.g. postgres://postgres@127.0.0.1:54321/postgres */
@@ -27,7 +37,10 @@ export interface PostgresCluster {
   start(): Promise<void>;
   /** The server's log so far (its ERROR lines tell a test what the clients did wrong). */
   serverLog(): string;
-  /** Stops the server and deletes the folder. Safe to call twice. */
+  /**
+   * Stops the server and deletes the folder, in bounded time: a postmaster that has not stopped
+   * after an immediate stop's wait is killed. Safe to call twice.
+   */
   destroy(): Promise<void>;
 }
 
@@ -93,10 +106,58 @@ export async function startPostgres({ durable = false }: PostgresOptions = {}): 
     async destroy() {
       if (destroyed) return;
       destroyed = true;
-      await run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
-      rmSync(root, { recursive: true, force: true });
+      const stopped = await run('pg_ctl', [
+        '-D',
+        data,
+        '-m',
+        'immediate',
+        '-w',
+        '-t',
+        String(STOP_WAIT_SECONDS),
+        'stop',
+      ])
+        .then(() => true)
+        .catch(() => false);
+      if (!stopped) await killPostmaster(data);
+      // Asynchronous: tens of databases are thousands of files, and the worker's timers keep running.
+      await rm(root, { recursive: true, force: true, maxRetries: 3 });
     },
   };
+}
+
+/**
+ * Kills the postmaster whose pid `postmaster.pid` names, if it is still alive, and waits for it to
+ * go. Its children notice their parent's death and exit by themselves. Says so on stderr: a stop
+ * that needed this is worth seeing in a test log.
+ */
+async function killPostmaster(data: string): Promise<void> {
+  const pidFile = path.join(data, 'postmaster.pid');
+  if (!existsSync(pidFile)) return; // not running: stopServer() ran, or the server never started
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n', 1)[0]);
+  if (!Number.isInteger(pid) || pid <= 1 || !processAlive(pid)) return;
+  const log = path.join(path.dirname(data), 'server.log');
+  const tail = existsSync(log) ? readFileSync(log, 'utf8').slice(-1500) : '';
+  process.stderr.write(
+    `test-infra: pg_ctl stop did not end postmaster ${pid} in ${STOP_WAIT_SECONDS} s; killing it. Its log ends:\n${tail}\n`,
+  );
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    return; // it went by itself between the check and the kill
+  }
+  const deadline = Date.now() + KILL_WAIT_MS;
+  while (processAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}
+
+/** Alive and ours to signal. A zombie (dead, not yet reaped by whoever adopted it) counts as gone. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false; // ESRCH: gone; EPERM: the pid now belongs to another user's process
+  }
+  const stat = path.join('/proc', String(pid), 'stat');
+  return !(existsSync(stat) && /\) Z /.test(readFileSync(stat, 'utf8')));
 }
 
 function chownPostgres(dir: string): void {

@@ -75,7 +75,7 @@ export function systemPrograms(
 /**
  * The single line `pnpm test` prints on a machine without PostgreSQL or HAProxy, saying which tests
  * skip and what to install; undefined when nothing is missing. One package's vitest global setup
- * prints it (mcp-server's), so a run that tests every package says it once. Throws in CI.
+ * prints it (host-integration's), so a run that tests every package says it once. Throws in CI.
  */
 export function skippedSystemTests(): string | undefined {
   const missing = (['postgres', 'haproxy'] as const).filter((need) =>
@@ -85,7 +85,7 @@ export function skippedSystemTests(): string | undefined {
   const available = systemPrograms('the Postgres and scale-out tests', missing);
   if (available.ok) return undefined;
   const which = missing.includes('postgres')
-    ? 'the Postgres and scale-out tests (mcp-server, scale-e2e, test-infra)'
+    ? 'the Postgres and scale-out tests (host-integration, scale-e2e, test-infra)'
     : 'the scale-out and HAProxy tests (scale-e2e, test-infra)';
   const names = missing.map((need) => (need === 'postgres' ? 'PostgreSQL' : 'HAProxy')).join(' and ');
   const packages = missing.map((need) => INSTALL_HINT[need]).join(' ');

@@ -25,8 +25,8 @@ export const clearCompletedTasks = defineTool({
   async run(_args, { deps, owner }) {
     let deleted = 0;
     // `owner` is whoever signed in (or the shared list when sign-in is off): only their tasks go.
-    for (const task of await deps.tasks.list(owner, 'done')) {
-      if (await deps.tasks.delete(owner, task.id)) deleted++;
+    for (const task of await deps.todos.list(owner, 'done')) {
+      if (await deps.todos.delete(owner, task.id)) deleted++;
     }
     return ok({ deleted }, { summary: `Deleted ${deleted} completed task${deleted === 1 ? '' : 's'}.` });
   },

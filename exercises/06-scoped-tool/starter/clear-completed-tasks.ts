@@ -28,8 +28,8 @@ export const clearCompletedTasks = defineTool({
   // TODO(exercise 06): and say what it does to the world: not read-only, destructive, idempotent.
   annotations: {},
   async run(_args, { deps, owner }) {
-    // TODO(exercise 06): delete each task of `await deps.tasks.list(owner, 'done')` with
-    // `await deps.tasks.delete(owner, id)`, and return ok({ deleted }, { summary: ... }).
+    // TODO(exercise 06): delete each task of `await deps.todos.list(owner, 'done')` with
+    // `await deps.todos.delete(owner, id)`, and return ok({ deleted }, { summary: ... }).
     // `owner` is whoever signed in: each user has a task list of their own.
     void deps;
     void owner;

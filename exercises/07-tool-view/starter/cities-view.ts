@@ -4,7 +4,7 @@
  * Exercise 07, the view: the `ui://cities/list` page. It runs in the host's sandboxed frame, gets
  * list_cities's result from the host through ext-apps' `App`, and draws one table row per city.
  * Loaded by `cities-view.html` (no need to edit it); the check builds both into one file.
- * The catalogue's views do the same: `services/mcp-server/views/weather/main.ts`.
+ * The catalogue's views do the same: `services/mcp-server/views/weather/forecast/main.ts`.
  */
 
 // TODO(exercise 07): you will need the App class, and resultText for a failed result's text.

@@ -91,7 +91,7 @@ describe('createBundleLoader', () => {
   });
 
   // Whether V8 accepts a cache, and a rejected one is written again, shows only across processes
-  // (V8 keeps compiled scripts in memory too): test/cold-start.test.ts checks both on the server.
+  // (V8 keeps compiled scripts in memory too): dev/host-integration's cold-start.test.ts checks both on the server.
   it('still loads when the cache is corrupt', () => {
     const first = loaderFor(cache);
     first.load(mainChunk());

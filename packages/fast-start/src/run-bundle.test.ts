@@ -2,7 +2,7 @@
  * @module run-bundle.test
  * `runBundle` on a small bundle in a temp folder: it runs the main chunk and returns its exports,
  * hands the chunks the entry's import function, and saves the code cache when asked to. What a
- * real start loads, under both loaders, is services/mcp-server's test/cold-start.test.ts.
+ * real start loads, under both loaders, is dev/host-integration's cold-start.test.ts.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -41,3 +41,6 @@ export async function connectInProcess(
     },
   };
 }
+
+export type { RawRpc } from './raw-rpc.js';
+export { connectRaw, rawConnections } from './raw-rpc.js';

@@ -35,7 +35,6 @@ export function startStdioHost(
         return server;
       }
     : buildServer;
-  tasks?.defineWith(() => void build());
   // Everything on stdio belongs to the one local user (no sign-in), the owner `ownerOf` gives it.
   // The SDK's stdio listen router (series patch 08) sends a `notifications/tasks` only to the
   // subscriptions that named the task, and drops it when there are none.

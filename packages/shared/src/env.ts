@@ -22,9 +22,15 @@ export const commaList = z.string().transform((value) =>
 /** Thrown when the environment is invalid; the message names each variable to fix. */
 export class EnvError extends WorkshopError {}
 
+export interface ParseEnvOptions {
+  /** How a bad value is shown in the error (default: as given); e.g. with a URL's password masked. */
+  quote?(name: string, value: string): string;
+}
+
 export function parseEnv<Schema extends z.ZodType>(
   schema: Schema,
   source: Record<string, string | undefined>,
+  options: ParseEnvOptions = {},
 ): z.output<Schema> {
   const present = Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ''),
@@ -33,7 +39,8 @@ export function parseEnv<Schema extends z.ZodType>(
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? '?');
-    return `  ${name}=${JSON.stringify(source[name] ?? '')}: ${issue.message}`;
+    const value = source[name] ?? '';
+    return `  ${name}=${JSON.stringify(options.quote ? options.quote(name, value) : value)}: ${issue.message}`;
   });
   throw new EnvError(
     `Invalid environment. Fix these variables (or unset them to use the defaults):\n${lines.join('\n')}`,

@@ -2,6 +2,7 @@
  * @module @mcp-workshop/shared
  * The tool-result contract shared by the MCP server and the agent.
  */
+export type { ParseEnvOptions } from './env.js';
 export { commaList, EnvError, parseEnv } from './env.js';
 export { ToolError, WorkshopError } from './errors.js';
 export { escapeHtml } from './html.js';

@@ -1,6 +1,6 @@
 /**
  * @module backend
- * `openTaskBackend()` puts a task list together from settings already decided: SQLite in a folder
+ * `openStoreBackend()` puts a task list together from settings already decided: SQLite in a folder
  * by default, or Postgres with the LISTEN/NOTIFY relay that keeps every replica's notifications in
  * step. It hands back the store (opened on first use or on `open()`), the events every write is
  * announced on, a readiness check, and the MCP tasks' storage and queue beside them
@@ -9,21 +9,22 @@
  */
 import fs from 'node:fs';
 import { EnvError } from '@mcp-workshop/shared';
+import type { TaskQueue } from '@mcp-workshop/shared/tasks-port';
 import type { Tracer } from '@opentelemetry/api';
-import { redactDatabaseUrl, TaskMigrationError } from './database-url.js';
-import { announceTaskChanges, createTaskEvents, type TaskEvents } from './events.js';
-import { type LazyTaskStore, lazyTaskStore } from './lazy-store.js';
+import { redactDatabaseUrl, StoreMigrationError } from './database-url.js';
+import { announceTodoChanges, createTodoEvents, type TodoEvents } from './events.js';
+import { type LazyTodoStore, lazyTodoStore } from './lazy-store.js';
 import type { Logger } from './logger.js';
 import { createPgNotifyRelay } from './pg-notify-relay.js';
-import type { PostgresTaskStore } from './postgres-store.js';
+import type { PostgresTodoStore } from './postgres-store.js';
 import { announceRunChanges } from './runs/announce.js';
 import { openRunBackend, type RunQueueOptions } from './runs/backend-runs.js';
-import type { RunQueue, RunStore } from './runs/types.js';
-import { openTaskStore } from './sqlite-store.js';
-import { type TaskStore, TaskStoreUnavailableError } from './store.js';
+import type { RunStore } from './runs/types.js';
+import { openTodoStore } from './sqlite-store.js';
+import { type TodoStore, TodoStoreUnavailableError } from './store.js';
 import type { DatabaseTarget } from './traced-store.js';
 
-export interface TaskBackendOptions {
+export interface StoreBackendOptions {
   logger: Logger;
   /** The clock the store stamps tasks with; tests fix it. */
   now?: () => Date;
@@ -36,7 +37,7 @@ export interface TaskBackendOptions {
 }
 
 /** What the readiness check found, in the words `GET /health/ready` shows. */
-export interface TaskReadiness {
+export interface StoreReadiness {
   ready: boolean;
   checks: {
     database: 'ok' | 'unreachable';
@@ -49,11 +50,11 @@ export interface TaskReadiness {
   message?: string;
 }
 
-export interface TaskBackend {
+export interface StoreBackend {
   /** The store; every write is announced on `events`. Closing it closes the relay too. */
-  tasks: TaskStore;
+  todos: TodoStore;
   /** Task writes and MCP task changes (`runChanged`), from this replica or (with Postgres) from any. */
-  events: TaskEvents;
+  events: TodoEvents;
   /**
    * Opens the store now unless a call has already. Rejects with an `EnvError` that
    * names the setting to fix (password redacted). Postgres merely unreachable is not such an error:
@@ -62,7 +63,7 @@ export interface TaskBackend {
    */
   open(): Promise<void>;
   /** Whether the store answers right now. Never rejects. */
-  checkReady(): Promise<TaskReadiness>;
+  checkReady(): Promise<StoreReadiness>;
   /**
    * MCP tasks' storage ("runs"), in the same database, opened on first use; each change a client
    * could see is announced on `events` as `runChanged`. Shut down in this
@@ -73,7 +74,7 @@ export interface TaskBackend {
    * A new queue over `runs`, one per process: in-process with SQLite (one process owns the file),
    * pg-boss with Postgres (replicas take over each other's runs), loaded on its `start`.
    */
-  runQueue(options?: RunQueueOptions): RunQueue;
+  runQueue(options?: RunQueueOptions): TaskQueue;
   /**
    * Calls `listener` with each changed run's id and owner (`runChanged` on `events`), from this
    * process or, with Postgres, any replica; returns how to stop. The shape of the host's
@@ -87,21 +88,21 @@ export const NOT_READY_MESSAGE =
 
 /** How one kind of database opens, answers a ping, and judges a failure to open. */
 interface Opener {
-  store: LazyTaskStore;
+  store: LazyTodoStore;
   ping(): Promise<void>;
   /** The error start-up stops on, or `undefined` when the failure passes (logged here). */
   openError(error: unknown): unknown;
 }
 
-export function openTaskBackend(options: TaskBackendOptions): TaskBackend {
+export function openStoreBackend(options: StoreBackendOptions): StoreBackend {
   const { logger, dataDir, databaseUrl, tracer, now = () => new Date() } = options;
   const trace =
     (target: DatabaseTarget): StoreTracing =>
     async (store) => {
       if (!tracer) return store;
       // Loaded only with telemetry on, so a server without it never loads OpenTelemetry.
-      const { traceTaskStore } = await import('./traced-store.js');
-      return traceTaskStore(store, target, tracer);
+      const { traceTodoStore } = await import('./traced-store.js');
+      return traceTodoStore(store, target, tracer);
     };
   const opener = databaseUrl
     ? postgresOpener(databaseUrl, logger, now, trace(postgresTarget(databaseUrl)))
@@ -110,15 +111,15 @@ export function openTaskBackend(options: TaskBackendOptions): TaskBackend {
   // LISTEN: local listeners are fed once, from one source, in the order all replicas see.
   const relay = databaseUrl ? createPgNotifyRelay({ connectionString: databaseUrl, logger }) : undefined;
   void relay?.start();
-  const events = relay?.events ?? createTaskEvents();
-  const announced = announceTaskChanges(opener.store, relay?.outbox ?? events);
-  const tasks = relay ? { ...announced, close: () => relay.stop().then(() => announced.close()) } : announced;
+  const events = relay?.events ?? createTodoEvents();
+  const announced = announceTodoChanges(opener.store, relay?.outbox ?? events);
+  const todos = relay ? { ...announced, close: () => relay.stop().then(() => announced.close()) } : announced;
   const runBackend = openRunBackend({ logger, now, dataDir, ...(databaseUrl && { databaseUrl }) });
   // The queue reads runs; only the changes a client could see (through the runtime) are announced.
   const runs = announceRunChanges(runBackend.runs, relay?.outbox ?? events);
   const { runQueue } = runBackend;
   return {
-    tasks,
+    todos,
     events,
     runs,
     runQueue,
@@ -152,7 +153,7 @@ export function openTaskBackend(options: TaskBackendOptions): TaskBackend {
 }
 
 /** Wraps an opened store in statement spans when telemetry is on; otherwise hands it back as it is. */
-type StoreTracing = <S extends TaskStore>(store: S) => Promise<S>;
+type StoreTracing = <S extends TodoStore>(store: S) => Promise<S>;
 
 /** Host, port and database name for `server.*` and `db.namespace`; the URL was validated by the caller. */
 function postgresTarget(databaseUrl: string): DatabaseTarget {
@@ -168,7 +169,7 @@ function postgresTarget(databaseUrl: string): DatabaseTarget {
 function sqliteOpener(dataDir: string, logger: Logger, now: () => Date, trace: StoreTracing): Opener {
   // Checked now, cheaply, so a bad folder still stops start-up before anything is served.
   prepareDataDir(dataDir);
-  const store = lazyTaskStore(() => trace(openTaskStore({ dataDir, logger, now })));
+  const store = lazyTodoStore(() => trace(openTodoStore({ dataDir, logger, now })));
   return {
     store,
     // An embedded file has no connection to lose: once it opens, it is ready.
@@ -183,14 +184,14 @@ function sqliteOpener(dataDir: string, logger: Logger, now: () => Date, trace: S
  * Each open attempt gets a fresh pool, because a failed attempt ends the one it had.
  */
 function postgresOpener(databaseUrl: string, logger: Logger, now: () => Date, trace: StoreTracing): Opener {
-  let opened: PostgresTaskStore | undefined;
-  const store = lazyTaskStore(async () => {
-    const [{ createTaskPool }, { openPostgresTaskStore }] = await Promise.all([
+  let opened: PostgresTodoStore | undefined;
+  const store = lazyTodoStore(async () => {
+    const [{ createStorePool }, { openPostgresTodoStore }] = await Promise.all([
       import('./postgres-pool.js'),
       import('./postgres-store.js'),
     ]);
-    opened = await openPostgresTaskStore({
-      pool: createTaskPool({ connectionString: databaseUrl, logger }),
+    opened = await openPostgresTodoStore({
+      pool: createStorePool({ connectionString: databaseUrl, logger }),
       logger,
       now,
     });
@@ -205,7 +206,7 @@ function postgresOpener(databaseUrl: string, logger: Logger, now: () => Date, tr
     },
     openError(error) {
       const reason = causeOf(error);
-      if (error instanceof TaskStoreUnavailableError) {
+      if (error instanceof TodoStoreUnavailableError) {
         // Not a wrong setting: Postgres may simply start after this server (compose, a restart).
         logger.warn(
           { database: shown, reason },
@@ -215,7 +216,7 @@ function postgresOpener(databaseUrl: string, logger: Logger, now: () => Date, tr
         return undefined;
       }
       const message =
-        error instanceof TaskMigrationError
+        error instanceof StoreMigrationError
           ? error.message
           : `DATABASE_URL=${shown}: the task database could not be opened (${reason}).`;
       return new EnvError(message, { cause: error });

@@ -18,9 +18,9 @@ export function redactDatabaseUrl(url: string): string {
 }
 
 /** The Postgres schema could not be brought up to date; the message names DATABASE_URL, redacted. */
-export class TaskMigrationError extends Error {
+export class StoreMigrationError extends Error {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
-    this.name = 'TaskMigrationError';
+    this.name = 'StoreMigrationError';
   }
 }

@@ -8,7 +8,7 @@
  * on only to that owner's clients.
  */
 import { EventEmitter } from 'node:events';
-import type { Task, TaskStore } from './store.js';
+import type { Todo, TodoStore } from './store.js';
 
 /**
  * The owner of a `listChanged` that may concern anybody: events were lost (the LISTEN connection
@@ -17,12 +17,12 @@ import type { Task, TaskStore } from './store.js';
  */
 export const EVERY_OWNER = null;
 
-export interface TaskEventMap {
+export interface TodoEventMap {
   /**
    * A task's contents changed (completed, or deleted), and whose task it is. Ids are numbered per
    * owner, so only the owner and the id together name the task.
    */
-  updated: [task: Task, owner: string];
+  updated: [task: Todo, owner: string];
   /** A task of `owner`'s was added or deleted, so that owner's list of task resources changed. */
   listChanged: [owner: string | typeof EVERY_OWNER];
   /**
@@ -32,17 +32,17 @@ export interface TaskEventMap {
   runChanged: [id: string, owner: string];
 }
 
-export type TaskEvents = EventEmitter<TaskEventMap>;
+export type TodoEvents = EventEmitter<TodoEventMap>;
 
-export function createTaskEvents(): TaskEvents {
-  const events = new EventEmitter<TaskEventMap>();
+export function createTodoEvents(): TodoEvents {
+  const events = new EventEmitter<TodoEventMap>();
   // One listener per live session that subscribed; the cap only exists to catch leaks early.
   events.setMaxListeners(1_000);
   return events;
 }
 
 /** Wraps a store so every write is announced on `events`, once it is stored. Reads pass straight through. */
-export function announceTaskChanges(store: TaskStore, events: TaskEvents): TaskStore {
+export function announceTodoChanges(store: TodoStore, events: TodoEvents): TodoStore {
   return {
     ...store,
     list: (owner, status) => store.list(owner, status),

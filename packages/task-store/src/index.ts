@@ -1,18 +1,19 @@
 /**
  * @module index
  * What a server takes from the task store: the interface and its limits, the two ways to open it
- * (`openTaskBackend` for a running server, `openTaskStore` for a bare SQLite store in tests and tools),
- * and the events every write is announced on; and the same for MCP tasks' runs (`RunStore`,
- * `RunQueue`). Postgres modules stay out of this entry, so a server without a database URL never
- * loads `pg`, kysely or pg-boss.
+ * (`openStoreBackend` for a running server, `openTodoStore` for a bare SQLite store in tests and tools),
+ * and the events every write is announced on; and the same for MCP tasks' runs (`RunStore` and
+ * the queues; their record and queue types are `@mcp-workshop/shared/tasks-port`'s). Postgres
+ * modules stay out of this entry, so a server without a database URL never loads `pg`, kysely or
+ * pg-boss.
  */
-export type { TaskBackend, TaskBackendOptions, TaskReadiness } from './backend.js';
-export { NOT_READY_MESSAGE, openTaskBackend } from './backend.js';
-export { POSTGRES_PROTOCOL, redactDatabaseUrl, TaskMigrationError } from './database-url.js';
-export type { TaskEventMap, TaskEvents } from './events.js';
-export { announceTaskChanges, createTaskEvents, EVERY_OWNER } from './events.js';
-export type { LazyTaskStore } from './lazy-store.js';
-export { lazyTaskStore } from './lazy-store.js';
+export type { StoreBackend, StoreBackendOptions, StoreReadiness } from './backend.js';
+export { NOT_READY_MESSAGE, openStoreBackend } from './backend.js';
+export { POSTGRES_PROTOCOL, redactDatabaseUrl, StoreMigrationError } from './database-url.js';
+export type { TodoEventMap, TodoEvents } from './events.js';
+export { announceTodoChanges, createTodoEvents, EVERY_OWNER } from './events.js';
+export type { LazyTodoStore } from './lazy-store.js';
+export { lazyTodoStore } from './lazy-store.js';
 export type { Logger } from './logger.js';
 export { announceRunChanges } from './runs/announce.js';
 export type { RunBackend, RunQueueOptions } from './runs/backend-runs.js';
@@ -42,28 +43,18 @@ export {
 } from './runs/limits.js';
 export type { SqliteRunStoreOptions } from './runs/sqlite-run-store.js';
 export { openSqliteRunStore } from './runs/sqlite-run-store.js';
-export type {
-  NewRun,
-  Run,
-  RunError,
-  RunQueue,
-  RunStatus,
-  RunStep,
-  RunStore,
-  RunUpdate,
-} from './runs/types.js';
-export { TERMINAL_RUN_STATUSES } from './runs/types.js';
-export { lockPathFor, TaskStoreBusyError } from './sqlite-lock.js';
-export type { TaskStoreOptions } from './sqlite-store.js';
-export { openTaskStore, TASKS_DB_FILE } from './sqlite-store.js';
-export type { Task, TaskPage, TaskPageRequest, TaskStatusFilter, TaskStore } from './store.js';
+export type { RunStore } from './runs/types.js';
+export { lockPathFor, StoreBusyError } from './sqlite-lock.js';
+export type { TodoStoreOptions } from './sqlite-store.js';
+export { openTodoStore, TASKS_DB_FILE } from './sqlite-store.js';
+export type { Todo, TodoPage, TodoPageRequest, TodoStatusFilter, TodoStore } from './store.js';
 export {
-  isTaskId,
+  isTodoId,
   MAX_OWNER_LENGTH,
-  MAX_TASKS,
   MAX_TITLE_LENGTH,
+  MAX_TODOS,
   SHARED_OWNER,
-  TaskAddUncertainError,
-  TaskStoreUnavailableError,
+  TodoAddUncertainError,
+  TodoStoreUnavailableError,
 } from './store.js';
 export type { DatabaseTarget } from './traced-store.js';

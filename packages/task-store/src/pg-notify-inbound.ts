@@ -1,7 +1,7 @@
 /**
  * @module pg-notify-inbound
  * The receiving half of `pg-notify-relay.ts`: takes each payload LISTEN delivers, drops what is
- * malformed (one warn per interval, never a throw), and emits the rest on the local `TaskEvents`,
+ * malformed (one warn per interval, never a throw), and emits the rest on the local `TodoEvents`,
  * coalesced: per window, one `updated` per task (per owner and id, since ids are numbered per
  * owner; at most {@link MAX_PENDING_UPDATES}) and one `listChanged` per owner (at most as many
  * owners), so a burst of writes cannot turn into a burst of notifications. Past either bound, one
@@ -11,10 +11,10 @@
  * Test: `pg-notify-relay.test.ts`.
  */
 
-import { EVERY_OWNER, type TaskEvents } from './events.js';
+import { EVERY_OWNER, type TodoEvents } from './events.js';
 import type { Logger } from './logger.js';
-import { decodeTaskNotice, type TaskNotice } from './pg-notify-payload.js';
-import type { Task } from './store.js';
+import { decodeStoreNotice, type StoreNotice } from './pg-notify-payload.js';
+import type { Todo } from './store.js';
 
 /** A burst of writes becomes one `listChanged` per window; short enough to stay far under 1 s. */
 const COALESCE_WINDOW_MS = 50;
@@ -36,9 +36,9 @@ export interface Inbound {
 }
 
 /** Coalesces what LISTEN delivers and emits it on `events`, at most once per window. */
-export function createInbound(events: TaskEvents, logger: Logger): Inbound {
+export function createInbound(events: TodoEvents, logger: Logger): Inbound {
   /** Keyed by {@link taskKey}: ids are per owner, so an id alone would merge two owners' tasks. */
-  const updates = new Map<string, { task: Task; owner: string }>();
+  const updates = new Map<string, { task: Todo; owner: string }>();
   const listChanged = new Set<string>();
   /** MCP tasks changed in this window, keyed by {@link taskKey} too (a forged notice may reuse a run id). */
   const runs = new Map<string, { id: string; owner: string }>();
@@ -80,7 +80,7 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
   const schedule = () => {
     timer ??= setTimeout(flush, COALESCE_WINDOW_MS);
   };
-  const take = (notice: TaskNotice) => {
+  const take = (notice: StoreNotice) => {
     if (notice.kind === 'missed') {
       everyone = true;
     } else if (notice.kind === 'runChanged') {
@@ -105,7 +105,7 @@ export function createInbound(events: TaskEvents, logger: Logger): Inbound {
 
   return {
     receive(payload: string | undefined) {
-      const notice = decodeTaskNotice(payload);
+      const notice = decodeStoreNotice(payload);
       if (notice) {
         take(notice);
         return;

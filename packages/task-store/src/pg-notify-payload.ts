@@ -49,14 +49,14 @@ const NoticeSchema = z.discriminatedUnion('kind', [
 type WireNotice = z.infer<typeof NoticeSchema>;
 
 /** One task event as it crosses replicas. */
-export type TaskNotice = WireNotice extends infer N ? (N extends unknown ? Omit<N, 'v'> : never) : never;
+export type StoreNotice = WireNotice extends infer N ? (N extends unknown ? Omit<N, 'v'> : never) : never;
 
-export function encodeTaskNotice(notice: TaskNotice): string {
+export function encodeStoreNotice(notice: StoreNotice): string {
   return JSON.stringify({ v: 2, ...notice });
 }
 
 /** The notice in `payload`, or undefined when it is not one (too big, not JSON, wrong shape). */
-export function decodeTaskNotice(payload: string | undefined): TaskNotice | undefined {
+export function decodeStoreNotice(payload: string | undefined): StoreNotice | undefined {
   if (payload === undefined || payload.length > MAX_NOTICE_LENGTH) return undefined;
   let json: unknown;
   try {

@@ -13,9 +13,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { EVERY_OWNER } from './events.js';
 import type { Logger } from './logger.js';
 import { MAX_PENDING_UPDATES } from './pg-notify-inbound.js';
-import { decodeTaskNotice, encodeTaskNotice, MAX_NOTICE_LENGTH } from './pg-notify-payload.js';
+import { decodeStoreNotice, encodeStoreNotice, MAX_NOTICE_LENGTH } from './pg-notify-payload.js';
 import { createPgNotifyRelay, type PgNotifyRelay } from './pg-notify-relay.js';
-import type { Task } from './store.js';
+import type { Todo } from './store.js';
 import { MAX_OWNER_LENGTH } from './store.js';
 import { createSilentLogger } from './test-support/silent-logger.js';
 
@@ -27,7 +27,7 @@ const available = systemPrograms('the Postgres LISTEN/NOTIFY relay tests', ['pos
  */
 const CROSS_REPLICA_MS = 15_000;
 
-const task = (id: number, done = false): Task => ({
+const task = (id: number, done = false): Todo => ({
   id,
   title: 'a title that must not travel',
   done,
@@ -44,7 +44,7 @@ const OTHER_RUN_ID = 'b-b_bbbbbbbbbbbbbbbbbb';
 /** What one replica's local events delivered: tasks with their owners, list changes by owner. */
 function record(relay: PgNotifyRelay) {
   const seen = {
-    updated: [] as Task[],
+    updated: [] as Todo[],
     updatedOwners: [] as string[],
     listChangedOwners: [] as Array<string | typeof EVERY_OWNER>,
     get listChanged() {
@@ -80,19 +80,19 @@ describe('unit: task notice payloads', () => {
       createdAt: 'a',
       completedAt: 'b',
     } as const;
-    const wire = encodeTaskNotice(notice);
+    const wire = encodeStoreNotice(notice);
     expect(wire).not.toContain('title');
-    expect(decodeTaskNotice(wire)).toEqual(notice);
-    expect(decodeTaskNotice(encodeTaskNotice({ kind: 'listChanged', owner: '' }))).toEqual({
+    expect(decodeStoreNotice(wire)).toEqual(notice);
+    expect(decodeStoreNotice(encodeStoreNotice({ kind: 'listChanged', owner: '' }))).toEqual({
       kind: 'listChanged',
       owner: '',
     });
-    expect(decodeTaskNotice(encodeTaskNotice({ kind: 'missed' }))).toEqual({ kind: 'missed' });
+    expect(decodeStoreNotice(encodeStoreNotice({ kind: 'missed' }))).toEqual({ kind: 'missed' });
   });
 
   it("round-trips an MCP task's change: its id and owner, nothing else", () => {
-    const wire = encodeTaskNotice({ kind: 'runChanged', owner: ALICE, id: RUN_ID });
-    expect(decodeTaskNotice(wire)).toEqual({ kind: 'runChanged', owner: ALICE, id: RUN_ID });
+    const wire = encodeStoreNotice({ kind: 'runChanged', owner: ALICE, id: RUN_ID });
+    expect(decodeStoreNotice(wire)).toEqual({ kind: 'runChanged', owner: ALICE, id: RUN_ID });
   });
 
   it('keeps the largest notice it can send under its own bound and under Postgres 8000 bytes', () => {
@@ -102,7 +102,7 @@ describe('unit: task notice payloads', () => {
       '😀'.repeat(MAX_OWNER_LENGTH / 2),
       'é'.repeat(MAX_OWNER_LENGTH),
     ]) {
-      const wire = encodeTaskNotice({
+      const wire = encodeStoreNotice({
         kind: 'updated',
         owner,
         id: Number.MAX_SAFE_INTEGER,
@@ -112,7 +112,7 @@ describe('unit: task notice payloads', () => {
       });
       expect(wire.length).toBeLessThanOrEqual(MAX_NOTICE_LENGTH);
       expect(Buffer.byteLength(wire)).toBeLessThan(8000);
-      expect(decodeTaskNotice(wire)).toMatchObject({ owner });
+      expect(decodeStoreNotice(wire)).toMatchObject({ owner });
     }
   });
 
@@ -138,7 +138,7 @@ describe('unit: task notice payloads', () => {
       `{"v":2,"kind":"runChanged","owner":"${ALICE}","id":"${RUN_ID}x"}`,
       `{"v":2,"kind":"runChanged","owner":"${ALICE}","id":7}`,
     ]) {
-      expect(decodeTaskNotice(payload)).toBeUndefined();
+      expect(decodeStoreNotice(payload)).toBeUndefined();
     }
   });
 });
@@ -156,7 +156,7 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
   afterEach(async () => {
     await Promise.all(running.splice(0).map((relay) => relay.stop()));
   });
-  afterAll(() => cluster?.destroy());
+  afterAll(() => cluster?.destroy(), 60_000);
 
   /** Two replicas on a channel of their own, so tests never hear each other. */
   async function replicas(logger: Logger = createSilentLogger()) {
@@ -200,8 +200,11 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
     });
     expect(onB.updatedOwners).toEqual([ALICE]);
     expect(onB.listChangedOwners).toEqual([ALICE]);
-    await vi.waitFor(() => expect(onA.updated.map((t) => t.id)).toEqual([42]));
-    expect(onA.listChanged).toBe(1);
+    // A hears its own notices back through Postgres too, each in its own time: wait for both.
+    await vi.waitFor(() => {
+      expect(onA.updated.map((t) => t.id)).toEqual([42]);
+      expect(onA.listChanged).toBe(1);
+    });
   });
 
   it("delivers an MCP task's changes to every replica, once per task per window, with its owner", async () => {
@@ -267,7 +270,7 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
       '{"v":2,"kind":"updated","id":3,"done":true,"createdAt":"a","completedAt":null}',
       '{"v":1,"kind":"listChanged"}',
     ]);
-    await notifyRaw(channel, [encodeTaskNotice({ kind: 'listChanged', owner: BOB })]);
+    await notifyRaw(channel, [encodeStoreNotice({ kind: 'listChanged', owner: BOB })]);
     await vi.waitFor(() => expect(onB.listChanged).toBe(1), { timeout: CROSS_REPLICA_MS });
     expect(onB.listChangedOwners).toEqual([BOB]);
     expect(onB.updated).toEqual([]);
@@ -307,7 +310,7 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
 
     const listsBefore = onB.listChanged;
     const notices = Array.from({ length: 1_000 }, (_, i) =>
-      encodeTaskNotice({
+      encodeStoreNotice({
         kind: 'updated',
         owner: BOB,
         id: i + 1,
@@ -328,7 +331,7 @@ describe.skipIf(!available.ok)('createPgNotifyRelay', () => {
     const { b, channel } = await replicas();
     const onB = record(b);
     const notices = Array.from({ length: 1_000 }, (_, i) =>
-      encodeTaskNotice({ kind: 'listChanged', owner: `sub:user-${i}` }),
+      encodeStoreNotice({ kind: 'listChanged', owner: `sub:user-${i}` }),
     );
     await notifyRaw(channel, notices);
     await vi.waitFor(() => expect(onB.listChangedOwners).toContain(EVERY_OWNER), {

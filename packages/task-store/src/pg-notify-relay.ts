@@ -1,9 +1,9 @@
 /**
  * @module pg-notify-relay
  * Task events across replicas over Postgres `LISTEN/NOTIFY`. A replica announces a write by
- * emitting on `relay.outbox` (hand it to `announceTaskChanges`), which sends `pg_notify`; every
+ * emitting on `relay.outbox` (hand it to `announceTodoChanges`), which sends `pg_notify`; every
  * replica, the writer included, LISTENs on one dedicated connection and re-emits on `relay.events`,
- * the `TaskEvents` both eras already read: `publish.ts` feeds 2026-07-28 `subscriptions/listen`
+ * the `TodoEvents` both eras already read: `publish.ts` feeds 2026-07-28 `subscriptions/listen`
  * streams from it, `subscriptions.ts` feeds 2025 sessions. Local events come only from LISTEN, so
  * a write is announced once, in the same order everywhere. Each notice names the task's owner, so
  * every replica delivers it only to that owner's listeners.
@@ -13,17 +13,17 @@
  * events themselves keeps one source for both eras and needs no change in the HTTP layer.
  * Halves: `pg-notify-inbound.ts` (coalescing) and `pg-notify-sender.ts` (batched NOTIFY); the
  * wire format is `pg-notify-payload.ts`. Test: `pg-notify-relay.test.ts`; across two apps:
- * `http/replica-notifications.http.test.ts`.
+ * dev/host-integration's `http/replica-notifications.http.test.ts`.
  */
 import type pg from 'pg';
-import { createTaskEvents, EVERY_OWNER, type TaskEvents } from './events.js';
+import { createTodoEvents, EVERY_OWNER, type TodoEvents } from './events.js';
 import type { Logger } from './logger.js';
 import { backoffMs, CONNECT_TIMEOUT_MS, loadPg, QUERY_TIMEOUT_MS } from './pg-driver.js';
 import { createInbound } from './pg-notify-inbound.js';
 import { createSender } from './pg-notify-sender.js';
-import type { Task } from './store.js';
+import type { Todo } from './store.js';
 
-export const DEFAULT_TASK_CHANNEL = 'mcp_task_events';
+export const DEFAULT_STORE_CHANNEL = 'mcp_task_events';
 
 /**
  * A LISTEN connection cut without a FIN or RST (a dead host, a dropped NAT entry) looks healthy
@@ -37,14 +37,14 @@ export interface PgNotifyRelayOptions {
   /** A plain lower-case identifier; every replica of one deployment must use the same. */
   channel?: string;
   /** Where LISTENed events are emitted; a new emitter when absent. */
-  events?: TaskEvents;
+  events?: TodoEvents;
 }
 
 export interface PgNotifyRelay {
   /** Task events from every replica, this one included, as LISTEN delivers them. */
-  readonly events: TaskEvents;
+  readonly events: TodoEvents;
   /** Emit a write here to announce it to every replica (it is never emitted locally first). */
-  readonly outbox: TaskEvents;
+  readonly outbox: TodoEvents;
   /** Starts listening; resolves once LISTEN is active (it keeps retrying until then) or on `stop()`. */
   start(): Promise<void>;
   /** Whether the LISTEN connection is up right now. */
@@ -55,17 +55,17 @@ export interface PgNotifyRelay {
 
 export function createPgNotifyRelay(options: PgNotifyRelayOptions): PgNotifyRelay {
   const { connectionString, logger } = options;
-  const channel = options.channel ?? DEFAULT_TASK_CHANNEL;
+  const channel = options.channel ?? DEFAULT_STORE_CHANNEL;
   // LISTEN takes no bind parameter, so the name goes into SQL text: only plain identifiers.
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) {
     throw new Error(`Notification channel ${JSON.stringify(channel)} is not a plain lower-case identifier.`);
   }
-  const events = options.events ?? createTaskEvents();
-  const outbox = createTaskEvents();
+  const events = options.events ?? createTodoEvents();
+  const outbox = createTodoEvents();
   const inbound = createInbound(events, logger);
   const sender = createSender({ connectionString, channel, logger });
   // The owner travels with every notice, so each replica tells only that owner's clients.
-  outbox.on('updated', (task: Task, owner: string) =>
+  outbox.on('updated', (task: Todo, owner: string) =>
     sender.enqueue({ kind: 'updated', owner, ...withoutTitle(task) }),
   );
   outbox.on('runChanged', (id: string, owner: string) => sender.enqueue({ kind: 'runChanged', owner, id }));
@@ -177,6 +177,6 @@ export function createPgNotifyRelay(options: PgNotifyRelayOptions): PgNotifyRela
   };
 }
 
-function withoutTitle(task: Task) {
+function withoutTitle(task: Todo) {
   return { id: task.id, done: task.done, createdAt: task.createdAt, completedAt: task.completedAt };
 }

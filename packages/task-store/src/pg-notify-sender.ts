@@ -10,7 +10,7 @@
 import type pg from 'pg';
 import type { Logger } from './logger.js';
 import { backoffMs, CONNECT_TIMEOUT_MS, loadPg, QUERY_TIMEOUT_MS } from './pg-driver.js';
-import { encodeTaskNotice, type TaskNotice } from './pg-notify-payload.js';
+import { encodeStoreNotice, type StoreNotice } from './pg-notify-payload.js';
 
 /** Writes waiting to be sent while Postgres is slow or away; past this they fold into one `missed`. */
 const MAX_QUEUED_SENDS = 1_000;
@@ -20,7 +20,7 @@ const SEND_BATCH = 100;
 const STOP_DRAIN_MS = 1_000;
 
 export interface Sender {
-  enqueue(notice: TaskNotice): void;
+  enqueue(notice: StoreNotice): void;
   /** Sends what is queued (bounded wait, none while Postgres is away), then ends the pool. */
   stop(): Promise<void>;
 }
@@ -57,7 +57,7 @@ export function createSender(options: { connectionString: string; channel: strin
     while (queue.length > 0 || overflowed) {
       if (overflowed && queue.length < MAX_QUEUED_SENDS) {
         // What was dropped, and whose, is unknown to listeners: one `missed` makes them all refetch.
-        queue.push(encodeTaskNotice({ kind: 'missed' }));
+        queue.push(encodeStoreNotice({ kind: 'missed' }));
         overflowed = false;
       }
       const batch = queue.slice(0, SEND_BATCH);
@@ -94,10 +94,10 @@ export function createSender(options: { connectionString: string; channel: strin
   };
 
   return {
-    enqueue(notice: TaskNotice) {
+    enqueue(notice: StoreNotice) {
       if (stopped) return;
       if (queue.length >= MAX_QUEUED_SENDS) overflowed = true;
-      else queue.push(encodeTaskNotice(notice));
+      else queue.push(encodeStoreNotice(notice));
       kick();
     },
     async stop() {

@@ -6,7 +6,7 @@
  * Append new migrations; never edit a shipped one. Used by `postgres-store.ts`.
  */
 import { type ColumnType, type Kysely, type Migration, Migrator, sql } from 'kysely';
-import { TaskMigrationError } from './database-url.js';
+import { StoreMigrationError } from './database-url.js';
 import { RUNS_MIGRATION, type RunTables } from './runs/postgres-run-schema.js';
 import { MAX_OWNER_LENGTH, MAX_TITLE_LENGTH } from './store.js';
 
@@ -14,7 +14,7 @@ import { MAX_OWNER_LENGTH, MAX_TITLE_LENGTH } from './store.js';
  * The tables as kysely sees them, the runs' (MCP tasks, `runs/postgres-run-schema.ts`) included.
  * `bigint` arrives from `pg` as a string.
  */
-export interface TaskDatabase extends RunTables {
+export interface StoreDatabase extends RunTables {
   tasks: {
     /** The row's own key, internal since 0003: callers see `number`. */
     id: ColumnType<string, never, never>;
@@ -28,7 +28,7 @@ export interface TaskDatabase extends RunTables {
     completed_at: ColumnType<Date | null, never, Date>;
   };
   /**
-   * Per owner: how many tasks, for the per-owner MAX_TASKS check (0002; it replaced 0001's
+   * Per owner: how many tasks, for the per-owner MAX_TODOS check (0002; it replaced 0001's
    * `task_count`), and the last number handed out (0003), whose default is a new owner's first.
    */
   task_owner_count: {
@@ -44,7 +44,7 @@ const MIGRATION_LOCK_TABLE = 'task_migrations_lock';
 /** An arbitrary key (bigint), this server's own among the database's advisory locks; a literal, not a parameter. */
 const MIGRATION_ADVISORY_LOCK = sql.lit(7_210_531_846_117);
 
-export const TASK_MIGRATIONS: Readonly<Record<string, Migration>> = {
+export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_tasks': {
     async up(db) {
       // An identity, like SQLite's AUTOINCREMENT, never hands out an id twice, even after deletes,
@@ -58,7 +58,7 @@ export const TASK_MIGRATIONS: Readonly<Record<string, Migration>> = {
           completed_at timestamptz
         )`.execute(db);
       // The task count in one row. An add updates it under the row's lock, so two writers take
-      // turns at the MAX_TASKS check instead of both counting the same snapshot.
+      // turns at the MAX_TODOS check instead of both counting the same snapshot.
       await sql`
         CREATE TABLE task_count (
           singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
@@ -78,7 +78,7 @@ export const TASK_MIGRATIONS: Readonly<Record<string, Migration>> = {
           CHECK (char_length(owner) <= ${sql.lit(MAX_OWNER_LENGTH)})`.execute(db);
       await sql`ALTER TABLE tasks ALTER COLUMN owner DROP DEFAULT`.execute(db);
       await sql`CREATE INDEX tasks_owner_id ON tasks (owner, id)`.execute(db);
-      // MAX_TASKS is per owner now, so the one count row becomes one row per owner. An add upserts
+      // MAX_TODOS is per owner now, so the one count row becomes one row per owner. An add upserts
       // its owner's row under that row's lock, so two writers for one owner still take turns at the
       // check, and writers for different owners no longer queue behind one row.
       await sql`
@@ -133,13 +133,13 @@ export const TASK_MIGRATIONS: Readonly<Record<string, Migration>> = {
 };
 
 /**
- * Brings the schema up to date, or rejects with a {@link TaskMigrationError} whose `cause` is the
+ * Brings the schema up to date, or rejects with a {@link StoreMigrationError} whose `cause` is the
  * driver's error (`isConnectionError` on it tells "try later" from "broken").
  */
-export async function migrateTaskDatabase(
-  db: Kysely<TaskDatabase>,
+export async function migrateStoreDatabase(
+  db: Kysely<StoreDatabase>,
   redactedUrl: string,
-  migrations: Readonly<Record<string, Migration>> = TASK_MIGRATIONS,
+  migrations: Readonly<Record<string, Migration>> = STORE_MIGRATIONS,
 ): Promise<void> {
   const migrator = new Migrator({
     db,
@@ -163,7 +163,7 @@ export async function migrateTaskDatabase(
   if (error === undefined) return;
   const failed = results.find((result) => result.status === 'Error')?.migrationName;
   const reason = error instanceof Error ? error.message : String(error);
-  throw new TaskMigrationError(
+  throw new StoreMigrationError(
     `DATABASE_URL=${redactedUrl}: the task database could not be migrated` +
       `${failed ? ` (migration ${failed})` : ''}: ${reason}. ` +
       'Check that Postgres is running and that this user may create tables there, or unset DATABASE_URL to keep tasks in DATA_DIR.',

@@ -6,24 +6,24 @@
  */
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
-import { redactDatabaseUrl, TaskMigrationError } from './database-url.js';
-import { migrateTaskDatabase, type TaskDatabase } from './postgres-migrations.js';
+import { redactDatabaseUrl, StoreMigrationError } from './database-url.js';
+import { migrateStoreDatabase, type StoreDatabase } from './postgres-migrations.js';
 import { isConnectionError } from './postgres-pool.js';
-import { TaskStoreUnavailableError } from './store.js';
+import { TodoStoreUnavailableError } from './store.js';
 
-export interface OpenTaskDatabase {
-  db: Kysely<TaskDatabase>;
+export interface OpenStoreDatabase {
+  db: Kysely<StoreDatabase>;
   /** Ends the pool; a second call does nothing. */
   close(): Promise<void>;
 }
 
 /**
- * Rejects with a `TaskStoreUnavailableError` when Postgres cannot be reached, and with a
- * `TaskMigrationError` naming DATABASE_URL (password redacted) when migrating fails otherwise;
+ * Rejects with a `TodoStoreUnavailableError` when Postgres cannot be reached, and with a
+ * `StoreMigrationError` naming DATABASE_URL (password redacted) when migrating fails otherwise;
  * the pool is ended either way.
  */
-export async function openTaskDatabase(pool: pg.Pool): Promise<OpenTaskDatabase> {
-  const db = new Kysely<TaskDatabase>({ dialect: new PostgresDialect({ pool }) });
+export async function openStoreDatabase(pool: pg.Pool): Promise<OpenStoreDatabase> {
+  const db = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -31,12 +31,14 @@ export async function openTaskDatabase(pool: pg.Pool): Promise<OpenTaskDatabase>
     await db.destroy();
   };
   try {
-    await migrateTaskDatabase(db, redactDatabaseUrl(pool.options.connectionString ?? ''));
+    await migrateStoreDatabase(db, redactDatabaseUrl(pool.options.connectionString ?? ''));
   } catch (error) {
     await close();
     if (!isConnectionError(error)) throw error;
     // The driver's own words are the useful part ("connect ECONNREFUSED 127.0.0.1:5432").
-    throw new TaskStoreUnavailableError({ cause: error instanceof TaskMigrationError ? error.cause : error });
+    throw new TodoStoreUnavailableError({
+      cause: error instanceof StoreMigrationError ? error.cause : error,
+    });
   }
   return { db, close };
 }

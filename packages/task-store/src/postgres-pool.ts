@@ -21,7 +21,7 @@ export const QUERY_TIMEOUT_MS = 10_000;
 /** Idle connections close after this, so a quiet replica holds none. */
 const IDLE_TIMEOUT_MS = 30_000;
 
-export interface TaskPoolOptions {
+export interface StorePoolOptions {
   /** `DATABASE_URL`: postgres:// or postgresql://. */
   connectionString: string;
   logger: Logger;
@@ -30,11 +30,11 @@ export interface TaskPoolOptions {
 }
 
 /** A bounded pool whose broken connections are logged and dropped, never thrown at the process. */
-export function createTaskPool({
+export function createStorePool({
   connectionString,
   logger,
   max = POOL_MAX_CONNECTIONS,
-}: TaskPoolOptions): pg.Pool {
+}: StorePoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max,

@@ -1,21 +1,21 @@
 /**
  * @module postgres-store.contract.test
- * The shared task-store contract (`test-support/task-store-contract.ts`) against the Postgres
+ * The shared task-store contract (`test-support/todo-store-contract.ts`) against the Postgres
  * adapter, on a throwaway PostgreSQL cluster, each test in a new database. Skipped, with one
  * line, where the PostgreSQL server binaries are not installed (never in CI).
  */
 import { type PostgresCluster, startPostgres, systemPrograms } from '@mcp-workshop/test-infra';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { migrateTaskDatabase, TASK_MIGRATIONS, type TaskDatabase } from './postgres-migrations.js';
-import { createTaskPool } from './postgres-pool.js';
-import { openPostgresTaskStore } from './postgres-store.js';
+import { migrateStoreDatabase, STORE_MIGRATIONS, type StoreDatabase } from './postgres-migrations.js';
+import { createStorePool } from './postgres-pool.js';
+import { openPostgresTodoStore } from './postgres-store.js';
 import { createSilentLogger } from './test-support/silent-logger.js';
-import { describeTaskStoreContract } from './test-support/task-store-contract.js';
+import { describeTodoStoreContract } from './test-support/todo-store-contract.js';
 
 const available = systemPrograms('the Postgres task-store contract tests', ['postgres']);
 
-describe.skipIf(!available.ok)('openPostgresTaskStore', () => {
+describe.skipIf(!available.ok)('openPostgresTodoStore', () => {
   let cluster: PostgresCluster;
   let url = '';
   let databases = 0;
@@ -23,17 +23,17 @@ describe.skipIf(!available.ok)('openPostgresTaskStore', () => {
   beforeAll(async () => {
     cluster = await startPostgres();
   }, 60_000);
-  afterAll(() => cluster?.destroy());
+  afterAll(() => cluster?.destroy(), 60_000);
 
-  describeTaskStoreContract('Postgres', {
+  describeTodoStoreContract('Postgres', {
     async freshDatabase() {
       databases += 1;
       url = await cluster.createDatabase(`contract_${databases}`);
     },
     open(options) {
       const logger = createSilentLogger();
-      return openPostgresTaskStore({
-        pool: createTaskPool({ connectionString: url, logger }),
+      return openPostgresTodoStore({
+        pool: createStorePool({ connectionString: url, logger }),
         logger,
         ...options,
       });
@@ -58,19 +58,19 @@ async function seedAt(
   deleted: readonly number[],
 ): Promise<void> {
   const logger = createSilentLogger();
-  const db = new Kysely<TaskDatabase>({
-    dialect: new PostgresDialect({ pool: createTaskPool({ connectionString: url, logger }) }),
+  const db = new Kysely<StoreDatabase>({
+    dialect: new PostgresDialect({ pool: createStorePool({ connectionString: url, logger }) }),
   });
   const withOwners = migrations.includes('0002_task_owners');
   try {
     const chosen = Object.fromEntries(
       migrations.map((name) => {
-        const migration = TASK_MIGRATIONS[name];
+        const migration = STORE_MIGRATIONS[name];
         if (!migration) throw new Error(`migration ${name} is missing`);
         return [name, migration];
       }),
     );
-    await migrateTaskDatabase(db, url, chosen);
+    await migrateStoreDatabase(db, url, chosen);
     for (const [index, task] of tasks.entries()) {
       const at = new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString();
       const completedAt = task.done ? at : null;

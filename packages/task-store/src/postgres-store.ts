@@ -1,32 +1,32 @@
 /**
  * @module postgres-store
- * `openPostgresTaskStore()`: the {@link TaskStore} over Postgres (`DATABASE_URL`), through kysely
+ * `openPostgresTodoStore()`: the {@link TodoStore} over Postgres (`DATABASE_URL`), through kysely
  * on a `pg` pool, so several replicas share one task list. It behaves like `sqlite-store.ts` down
  * to the strings: the same ids (numbered per owner, never reused), order, timestamps, messages and
  * answers for a missing id. Every write is one statement, so it is stored whole or not at all, and
  * it is acknowledged only after Postgres has committed it. Every statement names the task's owner
  * (store.ts), and the bound is per owner. A task's id is its `number` (migration 0003); the
  * table's identity is internal and never leaves this file. Contract:
- * `test-support/task-store-contract.ts`.
+ * `test-support/todo-store-contract.ts`.
  */
 import { type Selectable, sql } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from './logger.js';
-import type { TaskDatabase } from './postgres-migrations.js';
-import { openTaskDatabase } from './postgres-open.js';
+import type { StoreDatabase } from './postgres-migrations.js';
+import { openStoreDatabase } from './postgres-open.js';
 import { failedBeforeSending, isConnectionError, pingDatabase } from './postgres-pool.js';
 import {
   checkOwner,
   checkPageRequest,
   checkTitle,
-  isTaskId,
+  isTodoId,
   listFullError,
-  MAX_TASKS,
+  MAX_TODOS,
   pageOf,
-  type Task,
-  TaskAddUncertainError,
-  type TaskStore,
-  TaskStoreUnavailableError,
+  type Todo,
+  TodoAddUncertainError,
+  type TodoStore,
+  TodoStoreUnavailableError,
 } from './store.js';
 
 /** `number` is the id the owner sees; the row's own `id` never leaves this file (see the header). */
@@ -39,35 +39,35 @@ const COLUMNS = ['number', 'title', 'done', 'created_at', 'completed_at'] as con
  */
 const SAFE_TO_RESEND = new Set(['list', 'listPage', 'get', 'complete']);
 
-type Row = Pick<Selectable<TaskDatabase['tasks']>, (typeof COLUMNS)[number]>;
+type Row = Pick<Selectable<StoreDatabase['tasks']>, (typeof COLUMNS)[number]>;
 
-export interface PostgresTaskStore extends TaskStore {
+export interface PostgresTodoStore extends TodoStore {
   /** Resolves once Postgres answers a query: the readiness check. */
   ping(): Promise<void>;
 }
 
-export interface PostgresTaskStoreOptions {
-  /** From `createTaskPool()`; the store owns it from here, and `close()` ends it. */
+export interface PostgresTodoStoreOptions {
+  /** From `createStorePool()`; the store owns it from here, and `close()` ends it. */
   pool: pg.Pool;
   logger: Logger;
   /** Clock for `createdAt` and `completedAt`; tests pass a fixed one. */
   now?: () => Date;
   /** The per-owner list bound; only tests lower it, to reach it without 10,000 inserts. */
-  maxTasks?: number;
+  maxTodos?: number;
 }
 
 /**
  * Migrates the schema (once across replicas; see postgres-migrations.ts) and returns the store.
- * Rejects with a `TaskStoreUnavailableError` when Postgres cannot be reached, and with a
- * `TaskMigrationError` naming DATABASE_URL (password redacted) when migrating fails otherwise.
+ * Rejects with a `TodoStoreUnavailableError` when Postgres cannot be reached, and with a
+ * `StoreMigrationError` naming DATABASE_URL (password redacted) when migrating fails otherwise.
  */
-export async function openPostgresTaskStore({
+export async function openPostgresTodoStore({
   pool,
   logger,
   now = () => new Date(),
-  maxTasks = MAX_TASKS,
-}: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
-  const { db, close } = await openTaskDatabase(pool);
+  maxTodos = MAX_TODOS,
+}: PostgresTodoStoreOptions): Promise<PostgresTodoStore> {
+  const { db, close } = await openStoreDatabase(pool);
 
   /**
    * A lost connection becomes the message the model can act on; anything else is a bug. An add
@@ -90,8 +90,8 @@ export async function openPostgresTaskStore({
   const fail = (op: string, error: unknown): never => {
     if (!isConnectionError(error)) throw error;
     logger.warn({ err: error, op }, 'the task database is unreachable');
-    if (op === 'add' && !failedBeforeSending(error)) throw new TaskAddUncertainError({ cause: error });
-    throw new TaskStoreUnavailableError({ cause: error });
+    if (op === 'add' && !failedBeforeSending(error)) throw new TodoAddUncertainError({ cause: error });
+    throw new TodoStoreUnavailableError({ cause: error });
   };
   // Timestamps are made here, not by Postgres, so a test clock applies and they match SQLite's.
   const timestamp = () => sql<Date>`${now().toISOString()}::timestamptz`;
@@ -120,7 +120,7 @@ export async function openPostgresTaskStore({
                     n: eb('task_owner_count.n', '+', 1),
                     last_number: sql<string>`task_owner_count.last_number + 1`,
                   }))
-                  .where('task_owner_count.n', '<', maxTasks),
+                  .where('task_owner_count.n', '<', maxTodos),
               )
               .returning(['n', 'last_number']),
           )
@@ -139,8 +139,8 @@ export async function openPostgresTaskStore({
           .returning(COLUMNS)
           .executeTakeFirst(),
       );
-      if (!row) throw listFullError(maxTasks);
-      return toTask(row);
+      if (!row) throw listFullError(maxTodos);
+      return toTodo(row);
     },
     async list(owner, status) {
       checkOwner(owner);
@@ -153,7 +153,7 @@ export async function openPostgresTaskStore({
           .orderBy('number')
           .execute(),
       );
-      return rows.map(toTask);
+      return rows.map(toTodo);
     },
     async listPage(owner, status, page) {
       checkOwner(owner);
@@ -169,11 +169,11 @@ export async function openPostgresTaskStore({
           .limit(page.limit + 1)
           .execute(),
       );
-      return pageOf(rows.map(toTask), page.limit);
+      return pageOf(rows.map(toTodo), page.limit);
     },
     async get(owner, id) {
       checkOwner(owner);
-      if (!isTaskId(id)) return undefined;
+      if (!isTodoId(id)) return undefined;
       const row = await guard('get', () =>
         db
           .selectFrom('tasks')
@@ -182,11 +182,11 @@ export async function openPostgresTaskStore({
           .where('number', '=', String(id))
           .executeTakeFirst(),
       );
-      return row && toTask(row);
+      return row && toTodo(row);
     },
     async complete(owner, id) {
       checkOwner(owner);
-      if (!isTaskId(id)) return undefined;
+      if (!isTodoId(id)) return undefined;
       const row = await guard('complete', () =>
         db
           .updateTable('tasks')
@@ -198,11 +198,11 @@ export async function openPostgresTaskStore({
           .returning(COLUMNS)
           .executeTakeFirst(),
       );
-      return row && toTask(row);
+      return row && toTodo(row);
     },
     async delete(owner, id) {
       checkOwner(owner);
-      if (!isTaskId(id)) return undefined;
+      if (!isTodoId(id)) return undefined;
       const row = await guard('delete', () =>
         db
           .with('gone', (qb) =>
@@ -226,14 +226,14 @@ export async function openPostgresTaskStore({
           .selectAll()
           .executeTakeFirst(),
       );
-      return row && toTask(row);
+      return row && toTodo(row);
     },
     ping: () => pingDatabase(pool),
     close,
   };
 }
 
-function toTask(row: Row): Task {
+function toTodo(row: Row): Todo {
   return {
     id: Number(row.number),
     title: row.title,

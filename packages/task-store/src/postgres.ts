@@ -5,9 +5,9 @@
  * Importing this loads `pg`, kysely and pg-boss; the main entry never does.
  */
 
-export { migrateTaskDatabase, TASK_MIGRATIONS, type TaskDatabase } from './postgres-migrations.js';
-export { createTaskPool, pingDatabase } from './postgres-pool.js';
-export { openPostgresTaskStore, type PostgresTaskStore } from './postgres-store.js';
+export { migrateStoreDatabase, STORE_MIGRATIONS, type StoreDatabase } from './postgres-migrations.js';
+export { createStorePool, pingDatabase } from './postgres-pool.js';
+export { openPostgresTodoStore, type PostgresTodoStore } from './postgres-store.js';
 export { PG_BOSS_SCHEMA, type PgBossTiming, RUN_QUEUE_NAME } from './runs/pg-boss-jobs.js';
 export {
   createPgBossRunQueue,

@@ -29,7 +29,7 @@ export const STALE_LOCK_MS = 10_000;
 export const BUSY_RETRY_DELAYS_MS: readonly number[] = [10, 20, 40, 80, 160, 320];
 
 /** The database stayed locked through every retry. The model can act on it by trying again later. */
-export class TaskStoreBusyError extends ToolError {}
+export class StoreBusyError extends ToolError {}
 
 /** The lock directory `node-sqlite3-wasm` creates next to a database file. */
 export function lockPathFor(dbFile: string): string {
@@ -86,7 +86,7 @@ export function withBusyRetry<T>(dbFile: string, logger: Logger, op: () => T): T
   } catch (error) {
     if (!isBusyError(error)) throw error;
     logger.warn({ lockPath: lockPathFor(dbFile) }, 'task database stayed locked through every retry');
-    throw new TaskStoreBusyError(
+    throw new StoreBusyError(
       'The task list is busy: another process is holding its database lock. Try again in a few seconds.',
       { cause: error },
     );

@@ -1,29 +1,29 @@
 /**
  * @module sqlite-store.contract.test
- * The shared task-store contract (`test-support/task-store-contract.ts`) against the SQLite
+ * The shared task-store contract (`test-support/todo-store-contract.ts`) against the SQLite
  * adapter, each test on a new file in a temporary folder.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { MIGRATIONS, openTaskStore, TASKS_DB_FILE } from './sqlite-store.js';
+import { MIGRATIONS, openTodoStore, TASKS_DB_FILE } from './sqlite-store.js';
 import { loadSqlite } from './sqlite-wasm.js';
 import { createSilentLogger } from './test-support/silent-logger.js';
-import { describeTaskStoreContract } from './test-support/task-store-contract.js';
+import { describeTodoStoreContract } from './test-support/todo-store-contract.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-contract-'));
 let dataDir = '';
 let databases = 0;
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-describeTaskStoreContract('SQLite', {
+describeTodoStoreContract('SQLite', {
   async freshDatabase() {
     databases += 1;
     dataDir = path.join(root, `db-${databases}`);
   },
   async open(options) {
-    return openTaskStore({ dataDir, logger: createSilentLogger(), ...options });
+    return openTodoStore({ dataDir, logger: createSilentLogger(), ...options });
   },
   async seedVersion1(tasks) {
     seedAtVersion(1, tasks, []);

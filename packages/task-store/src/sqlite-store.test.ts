@@ -8,32 +8,32 @@ import { ToolError } from '@mcp-workshop/shared';
 import sqlite from 'node-sqlite3-wasm';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lockPathFor, STALE_LOCK_MS, TaskStoreBusyError } from './sqlite-lock.js';
+import { lockPathFor, STALE_LOCK_MS, StoreBusyError } from './sqlite-lock.js';
 import {
   CONNECTION_PRAGMAS,
   MAX_TITLE_LENGTH,
   MIGRATIONS,
-  openTaskStore,
+  openTodoStore,
   TASKS_DB_FILE,
 } from './sqlite-store.js';
-import type { TaskStore } from './store.js';
+import type { TodoStore } from './store.js';
 import { createSilentLogger } from './test-support/silent-logger.js';
 import { transpileForChild } from './test-support/transpile-for-child.js';
 
 /** Enough committed writes that the kill lands in the middle of a busy writer, not before it starts. */
 const KILL_AFTER_IDS = 50;
 /** The writer stops on its own after this many, so a broken kill cannot leave it running. */
-const WRITER_MAX_TASKS = 5_000;
+const WRITER_MAX_TODOS = 5_000;
 /** A child that waits to be killed gives up after this, so a broken kill cannot leave it running. */
 const CHILD_MAX_WAIT_MS = 30_000;
 
-describe('openTaskStore', () => {
+describe('openTodoStore', () => {
   /** The test's temporary directory; some tests point `dir` at a data directory inside it. */
   let root: string;
   let dir: string;
-  const stores: TaskStore[] = [];
-  const open = (options: Partial<Parameters<typeof openTaskStore>[0]> = {}) => {
-    const store = openTaskStore({ dataDir: dir, logger: createSilentLogger(), ...options });
+  const stores: TodoStore[] = [];
+  const open = (options: Partial<Parameters<typeof openTodoStore>[0]> = {}) => {
+    const store = openTodoStore({ dataDir: dir, logger: createSilentLogger(), ...options });
     stores.push(store);
     return store;
   };
@@ -183,7 +183,7 @@ describe('openTaskStore', () => {
   it('gives a clear busy error, and keeps the lock, when a live holder keeps it through every retry', async () => {
     const store = open();
     leaveLock(0);
-    await expect(store.add('', 'blocked')).rejects.toThrow(TaskStoreBusyError);
+    await expect(store.add('', 'blocked')).rejects.toThrow(StoreBusyError);
     await expect(store.list('', 'all')).rejects.toThrow(/busy: another process is holding its database lock/);
     expect(fs.existsSync(lockPathFor(dbFile()))).toBe(true);
     fs.rmdirSync(lockPathFor(dbFile()));
@@ -229,9 +229,9 @@ describe('openTaskStore', () => {
     const run = await runChildUntilKilled(
       dir,
       [
-        'const store = openTaskStore({ dataDir: process.argv[2], logger });',
+        'const store = openTodoStore({ dataDir: process.argv[2], logger });',
         // Pipes are written synchronously on Linux, so every id the parent reads was committed first.
-        `for (let i = 0; i < ${WRITER_MAX_TASKS}; i++) process.stdout.write((await store.add('', 'task ' + i)).id + '\\n');`,
+        `for (let i = 0; i < ${WRITER_MAX_TODOS}; i++) process.stdout.write((await store.add('', 'task ' + i)).id + '\\n');`,
       ],
       [dataDir],
       (lines) => lines.length >= KILL_AFTER_IDS,
@@ -255,7 +255,7 @@ describe('openTaskStore', () => {
     const run = await runChildUntilKilled(
       dir,
       [
-        'const store = openTaskStore({ dataDir: process.argv[2], logger });',
+        'const store = openTodoStore({ dataDir: process.argv[2], logger });',
         "for (let i = 0; i < 10; i++) await store.add('', 'committed ' + i);",
         'await store.close();',
         `const file = process.argv[2] + '/${TASKS_DB_FILE}';`,
@@ -301,7 +301,7 @@ interface KilledRun {
 }
 
 /**
- * Runs `body` in a child Node process with the real store loaded (`openTaskStore`,
+ * Runs `body` in a child Node process with the real store loaded (`openTodoStore`,
  * `CONNECTION_PRAGMAS`, `sqlite`, `fs`, a stderr `logger` in scope), kills it with SIGKILL once
  * `killWhen` accepts its stdout lines, and fails unless SIGKILL is what ended it.
  */
@@ -319,7 +319,7 @@ async function runChildUntilKilled(
   fs.writeFileSync(
     script,
     [
-      `import { CONNECTION_PRAGMAS, openTaskStore } from ${JSON.stringify(storeUrl)};`,
+      `import { CONNECTION_PRAGMAS, openTodoStore } from ${JSON.stringify(storeUrl)};`,
       `import sqlite from ${JSON.stringify(sqliteUrl)};`,
       "import fs from 'node:fs';",
       'const log = (...args) => console.error(JSON.stringify(args));',

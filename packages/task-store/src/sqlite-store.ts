@@ -1,6 +1,6 @@
 /**
  * @module sqlite-store
- * `openTaskStore()`: the {@link TaskStore} over a SQLite file, `<dataDir>/tasks.db`, through
+ * `openTodoStore()`: the {@link TodoStore} over a SQLite file, `<dataDir>/tasks.db`, through
  * `node-sqlite3-wasm`. Every write is one statement, so even kill -9 leaves a task either fully
  * stored or absent. Stale-lock removal and busy retries live in `sqlite-lock.ts`; tests in
  * `sqlite-store.test.ts`.
@@ -25,19 +25,19 @@ import {
   checkOwner,
   checkPageRequest,
   checkTitle,
-  isTaskId,
+  isTodoId,
   listFullError,
   MAX_OWNER_LENGTH,
-  MAX_TASKS,
   MAX_TITLE_LENGTH,
+  MAX_TODOS,
   pageOf,
-  type Task,
-  type TaskStatusFilter,
-  type TaskStore,
+  type Todo,
+  type TodoStatusFilter,
+  type TodoStore,
 } from './store.js';
 
 /** Still exported from here for the callers that imported them before there were two adapters. */
-export { MAX_TASKS, MAX_TITLE_LENGTH };
+export { MAX_TITLE_LENGTH, MAX_TODOS };
 
 /** The database file's name inside `dataDir`. */
 export const TASKS_DB_FILE = 'tasks.db';
@@ -153,45 +153,45 @@ const SQL = {
     all: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? ORDER BY number`,
     open: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND done = 0 ORDER BY number`,
     done: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND done = 1 ORDER BY number`,
-  } satisfies Record<TaskStatusFilter, string>,
+  } satisfies Record<TodoStatusFilter, string>,
   // The (owner, number) index serves both: a page reads its own rows, however deep it starts.
   listPage: {
     all: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND number > ? ORDER BY number LIMIT ?`,
     open: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND number > ? AND done = 0 ORDER BY number LIMIT ?`,
     done: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND number > ? AND done = 1 ORDER BY number LIMIT ?`,
-  } satisfies Record<TaskStatusFilter, string>,
+  } satisfies Record<TodoStatusFilter, string>,
   get: `SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND number = ?`,
   // coalesce keeps the first completion time, so completing twice changes nothing.
   complete: `UPDATE tasks SET done = 1, completed_at = coalesce(completed_at, ?) WHERE owner = ? AND number = ? RETURNING ${COLUMNS}`,
   delete: `DELETE FROM tasks WHERE owner = ? AND number = ? RETURNING ${COLUMNS}`,
 } as const;
 
-export interface TaskStoreOptions {
+export interface TodoStoreOptions {
   /** Created if missing; the database is `<dataDir>/tasks.db`. */
   dataDir: string;
   logger: Logger;
   /** Clock for `createdAt` and `completedAt`; tests pass a fixed one. */
   now?: () => Date;
   /** The per-owner list bound; only tests lower it, to reach it without 10,000 inserts. */
-  maxTasks?: number;
+  maxTodos?: number;
 }
 
 /**
  * Opens (creating and migrating if needed) the task database. Call `close()` when done. Opening
  * and every call are synchronous underneath; the methods are async only to share the
- * {@link TaskStore} shape with Postgres, and run their statement before they return.
+ * {@link TodoStore} shape with Postgres, and run their statement before they return.
  */
-export function openTaskStore({
+export function openTodoStore({
   dataDir,
   logger,
   now = () => new Date(),
-  maxTasks = MAX_TASKS,
-}: TaskStoreOptions): TaskStore {
-  const { db, retry } = openTaskDatabaseFile(dataDir, logger);
+  maxTodos = MAX_TODOS,
+}: TodoStoreOptions): TodoStore {
+  const { db, retry } = openStoreDatabaseFile(dataDir, logger);
 
-  const one = (sql: string, values: BindValues): Task | undefined => {
+  const one = (sql: string, values: BindValues): Todo | undefined => {
     const row = retry(() => db.get(sql, values)) as Row | null;
-    return row ? toTask(row) : undefined;
+    return row ? toTodo(row) : undefined;
   };
 
   return {
@@ -202,32 +202,32 @@ export function openTaskStore({
         ':owner': owner,
         ':title': title,
         ':now': now().toISOString(),
-        ':max': maxTasks,
+        ':max': maxTodos,
       });
-      if (!task) throw listFullError(maxTasks);
+      if (!task) throw listFullError(maxTodos);
       return task;
     },
     async list(owner, status) {
       checkOwner(owner);
-      return (retry(() => db.all(SQL.list[status], [owner])) as Row[]).map(toTask);
+      return (retry(() => db.all(SQL.list[status], [owner])) as Row[]).map(toTodo);
     },
     async listPage(owner, status, page) {
       checkOwner(owner);
       checkPageRequest(page);
       const rows = retry(() => db.all(SQL.listPage[status], [owner, page.after, page.limit + 1])) as Row[];
-      return pageOf(rows.map(toTask), page.limit);
+      return pageOf(rows.map(toTodo), page.limit);
     },
     async get(owner, id) {
       checkOwner(owner);
-      return isTaskId(id) ? one(SQL.get, [owner, id]) : undefined;
+      return isTodoId(id) ? one(SQL.get, [owner, id]) : undefined;
     },
     async complete(owner, id) {
       checkOwner(owner);
-      return isTaskId(id) ? one(SQL.complete, [now().toISOString(), owner, id]) : undefined;
+      return isTodoId(id) ? one(SQL.complete, [now().toISOString(), owner, id]) : undefined;
     },
     async delete(owner, id) {
       checkOwner(owner);
-      return isTaskId(id) ? one(SQL.delete, [owner, id]) : undefined;
+      return isTodoId(id) ? one(SQL.delete, [owner, id]) : undefined;
     },
     async close() {
       if (db.isOpen) db.close();
@@ -236,7 +236,7 @@ export function openTaskStore({
 }
 
 /** An open, migrated connection to `<dataDir>/tasks.db`, and the busy retry its statements go through. */
-export interface TaskDatabaseFile {
+export interface StoreDatabaseFile {
   db: Database;
   retry<T>(op: () => T): T;
 }
@@ -246,7 +246,7 @@ export interface TaskDatabaseFile {
  * (`runs/sqlite-run-store.ts`) each open their own connection with it; both live in one process, and
  * every statement finishes before the next starts, so they never wait on each other's lock.
  */
-export function openTaskDatabaseFile(dataDir: string, logger: Logger): TaskDatabaseFile {
+export function openStoreDatabaseFile(dataDir: string, logger: Logger): StoreDatabaseFile {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, TASKS_DB_FILE);
   // Before the first access: a crash may have left a lock that makes every access busy. Once it is
@@ -292,7 +292,7 @@ function migrate(db: Database): void {
   }
 }
 
-function toTask(row: Row): Task {
+function toTodo(row: Row): Todo {
   return {
     id: Number(row.number),
     title: String(row.title),

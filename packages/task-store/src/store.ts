@@ -2,7 +2,7 @@
  * @module store
  * What the task tools need from storage. Two adapters implement it with the same behaviour:
  * `sqlite-store.ts` over a SQLite file under `DATA_DIR` (the default), and `postgres-store.ts`
- * over Postgres when `DATABASE_URL` is set. `test-support/task-store-contract.ts` holds both to one suite.
+ * over Postgres when `DATABASE_URL` is set. `test-support/todo-store-contract.ts` holds both to one suite.
  *
  * Every task has an owner (`auth/caller.ts` `ownerOf`: the signed-in subject, or `''` when sign-in
  * is off), and every method takes it: a task of another owner answers exactly like a task that does
@@ -15,7 +15,7 @@
  */
 import { ToolError } from '@mcp-workshop/shared';
 
-export interface Task {
+export interface Todo {
   id: number;
   title: string;
   done: boolean;
@@ -24,42 +24,42 @@ export interface Task {
   completedAt: string | null;
 }
 
-export type TaskStatusFilter = 'all' | 'open' | 'done';
+export type TodoStatusFilter = 'all' | 'open' | 'done';
 
 /**
  * Every method is async: a networked database answers later, and the embedded one answers at
  * once. A failure the model can act on (title too long, list full, database unreachable)
  * rejects with a `ToolError`.
  */
-export interface TaskStore {
-  /** Adds a task to `owner`'s list; refused once that list holds {@link MAX_TASKS}. */
-  add(owner: string, title: string): Promise<Task>;
+export interface TodoStore {
+  /** Adds a task to `owner`'s list; refused once that list holds {@link MAX_TODOS}. */
+  add(owner: string, title: string): Promise<Todo>;
   /** `owner`'s tasks, oldest first (by id). */
-  list(owner: string, status: TaskStatusFilter): Promise<Task[]>;
+  list(owner: string, status: TodoStatusFilter): Promise<Todo[]>;
   /**
    * One page of `owner`'s tasks, oldest first: those with an id above `page.after`, at most
    * `page.limit` of them. Keyed by id, not by position, so a task added or deleted between two
    * pages neither repeats nor skips one (a new task's id is above every id handed out before).
    */
-  listPage(owner: string, status: TaskStatusFilter, page: TaskPageRequest): Promise<TaskPage>;
+  listPage(owner: string, status: TodoStatusFilter, page: TodoPageRequest): Promise<TodoPage>;
   /** The task, or undefined when there is no such task of `owner`'s. */
-  get(owner: string, id: number): Promise<Task | undefined>;
+  get(owner: string, id: number): Promise<Todo | undefined>;
   /** Marks a task done, keeping the first completion time; undefined when `owner` has no such task. */
-  complete(owner: string, id: number): Promise<Task | undefined>;
+  complete(owner: string, id: number): Promise<Todo | undefined>;
   /** Deletes a task; returns the deleted task, or undefined when `owner` has no such task. */
-  delete(owner: string, id: number): Promise<Task | undefined>;
+  delete(owner: string, id: number): Promise<Todo | undefined>;
   close(): Promise<void>;
 }
 
 /** Where a page starts (after this id; 0 for the first page) and how many tasks it holds at most. */
-export interface TaskPageRequest {
+export interface TodoPageRequest {
   after: number;
   limit: number;
 }
 
 /** A page of tasks, and whether the owner has more under the same filter after its last one. */
-export interface TaskPage {
-  items: Task[];
+export interface TodoPage {
+  items: Todo[];
   more: boolean;
 }
 
@@ -67,20 +67,20 @@ export interface TaskPage {
  * Refuses a page no caller could ask for (the tools validate their cursor and size first): a bug,
  * so a plain `Error`. Both adapters call it first.
  */
-export function checkPageRequest({ after, limit }: TaskPageRequest): void {
+export function checkPageRequest({ after, limit }: TodoPageRequest): void {
   if (
     !Number.isSafeInteger(after) ||
     after < 0 ||
     !Number.isSafeInteger(limit) ||
     limit < 1 ||
-    limit > MAX_TASKS
+    limit > MAX_TODOS
   ) {
-    throw new Error(`A task page starts after an id >= 0 and holds 1 to ${MAX_TASKS} tasks.`);
+    throw new Error(`A task page starts after an id >= 0 and holds 1 to ${MAX_TODOS} tasks.`);
   }
 }
 
 /** The page from the rows of a query that asked for one more than `limit`: the extra one says there are more. */
-export function pageOf(tasks: Task[], limit: number): TaskPage {
+export function pageOf(tasks: Todo[], limit: number): TodoPage {
   return tasks.length > limit ? { items: tasks.slice(0, limit), more: true } : { items: tasks, more: false };
 }
 
@@ -88,7 +88,7 @@ export function pageOf(tasks: Task[], limit: number): TaskPage {
  * Keeps each owner's list, and a full `list_tasks` answer, a size a model and a laptop can handle.
  * Per owner, so one user filling their list cannot stop anybody else from adding.
  */
-export const MAX_TASKS = 10_000;
+export const MAX_TODOS = 10_000;
 
 /**
  * The longest owner a task can have: both schemas bound their column with it. The host's `ownerOf`
@@ -129,15 +129,15 @@ export function checkTitle(title: string): void {
   if (title.includes('\u0000')) throw new ToolError('A task title cannot contain a NUL character.');
 }
 
-export function listFullError(maxTasks: number): ToolError {
+export function listFullError(maxTodos: number): ToolError {
   return new ToolError(
-    `The task list is full: it holds at most ${maxTasks.toLocaleString('en-US')} tasks. ` +
+    `The task list is full: it holds at most ${maxTodos.toLocaleString('en-US')} tasks. ` +
       'Delete finished tasks with delete_task, then add this one again.',
   );
 }
 
 /** Ids are positive safe integers; anything else cannot name a task, so it is not worth a query. */
-export function isTaskId(id: number): boolean {
+export function isTodoId(id: number): boolean {
   return Number.isSafeInteger(id) && id > 0;
 }
 
@@ -146,7 +146,7 @@ export function isTaskId(id: number): boolean {
  * `ToolError`, so the model gets this message and can retry, while tools that need no tasks
  * keep working.
  */
-export class TaskStoreUnavailableError extends ToolError {
+export class TodoStoreUnavailableError extends ToolError {
   constructor(options?: ErrorOptions) {
     super('The task database is unreachable right now; try again in a moment.', options);
   }
@@ -156,7 +156,7 @@ export class TaskStoreUnavailableError extends ToolError {
  * The connection broke after an add was sent: Postgres may have committed it or not, and nobody can
  * tell from here. Saying "try again" would invite a duplicate, so the model is told to look first.
  */
-export class TaskAddUncertainError extends ToolError {
+export class TodoAddUncertainError extends ToolError {
   constructor(options?: ErrorOptions) {
     super(
       'The task database stopped answering while the task was being added, so it may or may not have ' +

@@ -14,11 +14,11 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lazyTaskStore } from './lazy-store.js';
-import { openTaskStore } from './sqlite-store.js';
-import { type TaskStore, TaskStoreUnavailableError } from './store.js';
+import { lazyTodoStore } from './lazy-store.js';
+import { openTodoStore } from './sqlite-store.js';
+import { type TodoStore, TodoStoreUnavailableError } from './store.js';
 import { createSilentLogger } from './test-support/silent-logger.js';
-import { traceTaskStore } from './traced-store.js';
+import { traceTodoStore } from './traced-store.js';
 
 const exporter = new InMemorySpanExporter();
 const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer(
@@ -31,16 +31,16 @@ afterEach(() => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-function plainStore(): TaskStore {
+function plainStore(): TodoStore {
   dataDir = mkdtempSync(join(tmpdir(), 'traced-store-'));
-  return openTaskStore({ dataDir, logger: createSilentLogger() });
+  return openTodoStore({ dataDir, logger: createSilentLogger() });
 }
 
 function sqliteStore() {
-  return traceTaskStore(plainStore(), { system: 'sqlite' }, tracer);
+  return traceTodoStore(plainStore(), { system: 'sqlite' }, tracer);
 }
 
-describe('traceTaskStore', () => {
+describe('traceTodoStore', () => {
   it('makes one span per statement, named by operation and table, with no value in it', async () => {
     const store = sqliteStore();
     const task = await store.add('', 'call the plumber about the secret leak');
@@ -64,8 +64,8 @@ describe('traceTaskStore', () => {
   });
 
   it('names host, port and database of Postgres, leaving the default port out', async () => {
-    const store = traceTaskStore(
-      lazyTaskStore(plainStore),
+    const store = traceTodoStore(
+      lazyTodoStore(plainStore),
       { system: 'postgresql', address: 'db.internal', port: 5433, database: 'tasks' },
       tracer,
     );
@@ -81,11 +81,11 @@ describe('traceTaskStore', () => {
 
   it('does not call a refused title a database error, but does an unreachable database', async () => {
     const refused = new ToolError('A task title must be 1 to 200 characters long.');
-    const down = new TaskStoreUnavailableError({
+    const down = new TodoStoreUnavailableError({
       cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
     });
     const failing = (error: Error) =>
-      traceTaskStore(
+      traceTodoStore(
         {
           add: () => Promise.reject(error),
           list: () => Promise.reject(error),
@@ -94,7 +94,7 @@ describe('traceTaskStore', () => {
           complete: () => Promise.reject(error),
           delete: () => Promise.reject(error),
           close: () => Promise.resolve(),
-        } as TaskStore,
+        } as TodoStore,
         { system: 'postgresql' },
         tracer,
       );

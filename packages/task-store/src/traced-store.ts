@@ -1,6 +1,6 @@
 /**
  * @module traced-store
- * A {@link TaskStore} whose statements are database client spans: every store method runs one
+ * A {@link TodoStore} whose statements are database client spans: every store method runs one
  * statement (see the adapters), so one span per call is one span per statement. A span says which
  * database and which operation on which table (`INSERT tasks`), after OpenTelemetry's database
  * conventions, and nothing else: no statement text, no bound value, no task title, no owner (a
@@ -9,7 +9,7 @@
 
 import { ToolError } from '@mcp-workshop/shared';
 import { type Attributes, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import { TaskAddUncertainError, type TaskStore, TaskStoreUnavailableError } from './store.js';
+import { TodoAddUncertainError, type TodoStore, TodoStoreUnavailableError } from './store.js';
 
 /** Which database a task store talks to, for `db.*` attributes; never a password or a value. */
 export type DatabaseTarget =
@@ -23,7 +23,7 @@ const OPERATIONS = {
   get: 'SELECT',
   complete: 'UPDATE',
   delete: 'DELETE',
-} as const satisfies Partial<Record<keyof TaskStore, string>>;
+} as const satisfies Partial<Record<keyof TodoStore, string>>;
 
 const TABLE = 'tasks';
 
@@ -41,8 +41,8 @@ function targetAttributes(target: DatabaseTarget): Attributes {
 function isRefusal(error: unknown): boolean {
   return (
     error instanceof ToolError &&
-    !(error instanceof TaskStoreUnavailableError) &&
-    !(error instanceof TaskAddUncertainError)
+    !(error instanceof TodoStoreUnavailableError) &&
+    !(error instanceof TodoAddUncertainError)
   );
 }
 
@@ -57,7 +57,7 @@ function errorType(error: unknown): string {
   return error instanceof Error ? error.name : '_OTHER';
 }
 
-export function traceTaskStore<S extends TaskStore>(store: S, target: DatabaseTarget, tracer: Tracer): S {
+export function traceTodoStore<S extends TodoStore>(store: S, target: DatabaseTarget, tracer: Tracer): S {
   const fixed = targetAttributes(target);
   const traced = { ...store } as S;
   for (const [method, operation] of Object.entries(OPERATIONS) as [keyof typeof OPERATIONS, string][]) {

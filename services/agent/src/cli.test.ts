@@ -4,9 +4,9 @@
  * OpenAI-compatible model. Every line written before the first prompt is answered, in order; a
  * `delete_task` confirmation is one question, answered by the next line; the chat ends at EOF.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { type NodeRun, runNode } from '@mcp-workshop/test-infra';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -28,18 +28,11 @@ const RUN_LIMIT_MS = 60_000;
 /** A test runs the CLI at most twice. */
 const TEST_LIMIT_MS = 2 * RUN_LIMIT_MS + 10_000;
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `cli.js chat` with `stdin` written and closed at once, before the CLI can have shown a prompt. */
-function runChat(stdin: string, modelUrl: string, mcpUrl: string): Promise<Outcome> {
-  const child = spawn(process.execPath, [CLI, 'chat'], {
+function runChat(stdin: string, modelUrl: string, mcpUrl: string): Promise<NodeRun> {
+  return runNode(CLI, ['chat'], {
     // Only what the agent needs: no OpenTelemetry or other variables inherited from the test run.
     env: {
-      PATH: process.env.PATH ?? '',
       MCP_SERVER_URL: mcpUrl,
       OPENAI_BASE_URL: modelUrl,
       OPENAI_API_KEY: 'not-needed',
@@ -47,20 +40,8 @@ function runChat(stdin: string, modelUrl: string, mcpUrl: string): Promise<Outco
       OPENAI_API: 'chat',
       LOG_LEVEL: 'silent',
     },
-    stdio: ['pipe', 'pipe', 'pipe'],
-    timeout: RUN_LIMIT_MS,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  child.stdin.end(stdin);
-  return new Promise((resolve) => {
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    input: stdin,
+    timeoutMs: RUN_LIMIT_MS,
   });
 }
 

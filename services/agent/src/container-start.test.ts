@@ -1,11 +1,12 @@
 /**
- * The agent started as its container starts it (services/agent/Dockerfile: `node dist/index.js`
+ * The agent started as its container starts it (the root Dockerfile's agent target: `node dist/index.js`
  * with AGENT_HOST=0.0.0.0) and as `docker compose up` gives it an empty .env: no AGENT_API_TOKEN.
  * It must come up healthy, make a secret of its own (as a Jupyter server does), print the one-time
  * link to the chat page and never the secret, and refuse API calls without the link's session. A
  * set AGENT_API_TOKEN wins; a bad one still stops the start. The built agent runs as a real process
  * against the built workshop server (`test-support/workshop-process.ts`); it listens on every
- * interface, on ports this test picks, and is reached over 127.0.0.1.
+ * interface, on ports the OS picks (a port picked here could be taken before the agent binds it),
+ * and is reached over 127.0.0.1 at the port its "agent listening" line names.
  *
  * The quotes of this start in README.md (its Docker compose section) and doc/WORKSHOP.md (module 9)
  * carry `<!-- checked-by: services/agent/src/container-start.test.ts -->`: the run below holds them
@@ -14,7 +15,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { freePort, stopChild } from '@mcp-workshop/test-infra';
+import { stopChild } from '@mcp-workshop/test-infra';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkshopProcess, type WorkshopProcess } from './test-support/workshop-process.js';
 
@@ -36,8 +37,9 @@ interface LogLine {
 }
 
 interface AgentProcess {
-  base: string;
-  port: number;
+  /** Where it listens, once it has said so (`healthy()` waits for that); throws before. */
+  readonly base: string;
+  readonly port: number;
   child: ChildProcess;
   /** stderr so far, as printed. */
   output(): string;
@@ -66,15 +68,14 @@ afterAll(async () => {
 
 /** Starts `node dist/index.js` with only these variables (nothing inherited: no stray token). */
 async function startAgent(env: Record<string, string>): Promise<AgentProcess> {
-  const port = await freePort();
   const child = spawn(process.execPath, [ENTRY], {
     env: {
       PATH: process.env.PATH ?? '',
-      // The Dockerfile's ENV and compose's environment; ports the test picks.
+      // The Dockerfile's ENV and compose's environment; ports the OS picks.
       NODE_ENV: 'production',
       AGENT_HOST: '0.0.0.0',
-      AGENT_PORT: String(port),
-      AGENT_VIEW_SANDBOX_PORT: String(await freePort()),
+      AGENT_PORT: '0',
+      AGENT_VIEW_SANDBOX_PORT: '0',
       MCP_SERVER_URL: workshop.mcpUrl,
       MCP_CONNECT_ATTEMPTS: '3',
       ...env,
@@ -85,14 +86,24 @@ async function startAgent(env: Record<string, string>): Promise<AgentProcess> {
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
+  // Whole JSON lines only: the last one may still be arriving.
   const lines = () =>
-    output
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine);
+    output.split('\n').flatMap((line) => {
+      try {
+        return line.startsWith('{') ? [JSON.parse(line) as LogLine] : [];
+      } catch {
+        return [];
+      }
+    });
   const agent: AgentProcess = {
-    base: `http://127.0.0.1:${port}`,
-    port,
+    get base() {
+      const url = announcedUrl(agent);
+      if (!url) throw new Error(`the agent has not said where it listens yet:\n${output}`);
+      return url.origin;
+    },
+    get port() {
+      return Number(new URL(agent.base).port);
+    },
     child,
     output: () => output,
     lines,
@@ -105,13 +116,23 @@ async function startAgent(env: Record<string, string>): Promise<AgentProcess> {
   return agent;
 }
 
-/** Resolves with /health's answer once it is 200; fails at once if the agent exits. */
+/** The URL of its "agent listening" line, written once it listens and has connected. */
+function announcedUrl(agent: Pick<AgentProcess, 'lines'>): URL | undefined {
+  const url = agent.lines().find((line) => line.msg === 'agent listening')?.url;
+  return url ? new URL(url) : undefined;
+}
+
+/**
+ * Resolves with /health's answer once the agent has said where it listens and /health there is 200;
+ * fails at once if the agent exits.
+ */
 async function healthy(agent: AgentProcess): Promise<unknown> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (agent.child.exitCode !== null)
       throw new Error(`the agent exited with code ${agent.child.exitCode}:\n${agent.output()}`);
-    const response = await fetch(`${agent.base}/health`).catch(() => undefined);
+    const url = announcedUrl(agent);
+    const response = url ? await fetch(new URL('/health', url)).catch(() => undefined) : undefined;
     if (response?.status === 200) return response.json();
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -218,3 +218,33 @@ describe('loadAgentEnvWith', () => {
     expect(() => loadAgentEnvWith({ DEMO_MODEL_URL: 'not a url' })).toThrow(EnvError);
   });
 });
+
+describe('loadAgentEnv: tool search (progressive discovery)', () => {
+  it('defaults to auto, from 30 tools or 6000 tokens', () => {
+    expect(loadAgentEnv({})).toMatchObject({
+      AGENT_TOOL_SEARCH: 'auto',
+      AGENT_TOOL_SEARCH_MIN_TOOLS: 30,
+      AGENT_TOOL_SEARCH_MIN_TOKENS: 6_000,
+    });
+  });
+
+  it('takes on, off and other limits', () => {
+    const env = loadAgentEnv({
+      AGENT_TOOL_SEARCH: 'on',
+      AGENT_TOOL_SEARCH_MIN_TOOLS: '12',
+      AGENT_TOOL_SEARCH_MIN_TOKENS: '2500',
+    });
+    expect(env).toMatchObject({
+      AGENT_TOOL_SEARCH: 'on',
+      AGENT_TOOL_SEARCH_MIN_TOOLS: 12,
+      AGENT_TOOL_SEARCH_MIN_TOKENS: 2_500,
+    });
+    expect(loadAgentEnv({ AGENT_TOOL_SEARCH: 'off' }).AGENT_TOOL_SEARCH).toBe('off');
+  });
+
+  it('refuses an unknown mode and a limit that is no positive whole number, naming the variable', () => {
+    expect(refusal({ AGENT_TOOL_SEARCH: 'always' })).toContain('AGENT_TOOL_SEARCH');
+    expect(refusal({ AGENT_TOOL_SEARCH_MIN_TOOLS: '0' })).toContain('AGENT_TOOL_SEARCH_MIN_TOOLS');
+    expect(refusal({ AGENT_TOOL_SEARCH_MIN_TOKENS: 'many' })).toContain('AGENT_TOOL_SEARCH_MIN_TOKENS');
+  });
+});

@@ -6,6 +6,7 @@
 import { commaList, EnvError, parseEnv } from '@mcp-workshop/shared';
 import { TELEMETRY_ENV } from '@mcp-workshop/telemetry';
 import { z } from 'zod';
+import { DEFAULT_TOOL_SEARCH } from './discovery/threshold.js';
 
 /** Where `pnpm start` runs the demo model (services/demo-model); docker-compose points at its own. */
 export const DEFAULT_DEMO_MODEL_URL = 'http://127.0.0.1:3002/v1';
@@ -93,6 +94,28 @@ const EnvSchema = z.object({
     .default(60)
     .describe("Views' tool calls and view loads, together, per caller per minute."),
   AGENT_MAX_TOOL_ROUNDS: z.coerce.number().int().min(1).max(50).default(8),
+  AGENT_TOOL_SEARCH: z
+    .enum(['auto', 'on', 'off'])
+    .default(DEFAULT_TOOL_SEARCH.mode)
+    .describe(
+      'Offer the model search_tools instead of every tool: auto (from AGENT_TOOL_SEARCH_MIN_TOOLS tools or AGENT_TOOL_SEARCH_MIN_TOKENS tokens), on, or off.',
+    ),
+  AGENT_TOOL_SEARCH_MIN_TOOLS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(DEFAULT_TOOL_SEARCH.minTools)
+    .describe('With AGENT_TOOL_SEARCH=auto: search from this many tools, across all servers.'),
+  AGENT_TOOL_SEARCH_MIN_TOKENS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000_000)
+    .default(DEFAULT_TOOL_SEARCH.minTokens)
+    .describe(
+      "With AGENT_TOOL_SEARCH=auto: search from this many tokens of the tool list (o200k_base over the functions' JSON).",
+    ),
   AGENT_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   AGENT_RESULT_BUDGET_CHARS: z.coerce.number().int().min(200).max(1_000_000).default(16_000),
   AGENT_MAX_CONVERSATIONS: z.coerce.number().int().min(1).max(100_000).default(100),

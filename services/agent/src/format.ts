@@ -4,6 +4,7 @@
  * `isError`, what the server returned (`structuredContent` versus text), and exactly what was
  * sent to the model. Pure, so it is tested without a terminal.
  */
+import { SEARCH_TOOLS_FUNCTION } from './discovery/search-function.js';
 import type { ModelDescription } from './llm/provider.js';
 import type { ServerLogEvent, ToolCallTrace, TurnResult } from './trace.js';
 import type { ServerInfo, TaskInfo } from './types.js';
@@ -34,12 +35,16 @@ export function formatHeader(model: ModelDescription, servers: readonly ServerIn
 }
 
 export function formatToolCall(trace: ToolCallTrace, index: number): string {
-  const where = trace.tool ? clip(`${trace.server}/${trace.tool}`) : '(no such tool)';
+  const where = trace.tool ? clip(`${trace.server}/${trace.tool}`) : noTool(trace);
   const status = trace.isError ? 'ERROR' : 'ok';
   const lines = [
     `┌─ tool call ${index + 1} (round ${trace.round}): ${clip(trace.functionName)} → ${where}   ${trace.durationMs} ms   ${status}`,
     `│ arguments:         ${clip(toJson(trace.arguments))}`,
   ];
+  if (trace.discovery) {
+    const found = trace.discovery.found.map(clip).join(', ');
+    lines.push(`│ found:             ${found || '(nothing matched)'}`);
+  }
   if (trace.view) {
     // The terminal cannot draw it; the chat page of `pnpm start` can.
     lines.push(
@@ -81,6 +86,14 @@ export function formatToolCall(trace: ToolCallTrace, index: number): string {
   const cut = trace.truncated ? ' (truncated to the budget)' : '';
   lines.push(`└─ sent to model (${trace.sentAs}${cut}): ${clip(trace.sentToModel)}`);
   return lines.join('\n');
+}
+
+/** A call with no tool: the agent's own tool search (`discovery/`), else a name that matched nothing. */
+function noTool(trace: ToolCallTrace): string {
+  const searched = trace.discovery !== undefined || trace.problem?.kind === 'invalid_arguments';
+  return searched && trace.functionName === SEARCH_TOOLS_FUNCTION
+    ? 'tool search (the agent)'
+    : '(no such tool)';
 }
 
 /** Why the agent sent `tasks/cancel`, in the person's words. */

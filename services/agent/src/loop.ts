@@ -3,7 +3,8 @@
  * The agent loop: offer the MCP tools to the model as functions, run the calls it makes, hand the
  * results back (`isError` first, then `structuredContent`, then text: see `resultToModel` in
  * `@mcp-workshop/shared`), and repeat until the model answers or the round limit is hit. When a
- * server publishes skills, the agent's own `read_skill` is offered too (`read-skill.ts`).
+ * server publishes skills, the agent's own `read_skill` is offered too (`read-skill.ts`). Above a
+ * size, the model gets `search_tools` and the tools it found instead of every tool (`discovery/`).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -14,6 +15,13 @@ import {
   resultToModel,
 } from '@mcp-workshop/shared';
 import type { ConversationStore } from './conversations.js';
+import { type ToolDiscovery, toolDiscoveryFor } from './discovery/offer.js';
+import {
+  parseSearchArguments,
+  SEARCH_TOOLS_FUNCTION,
+  searchResultText,
+} from './discovery/search-function.js';
+import { DEFAULT_TOOL_SEARCH, type ToolSearchSettings } from './discovery/threshold.js';
 import { toFunctionSpecs } from './llm/functions.js';
 import type { ChatMessage, FunctionSpec, ModelProvider, ModelToolCall } from './llm/provider.js';
 import { type SkillFunction, skillFunction } from './read-skill.js';
@@ -39,6 +47,8 @@ export interface AgentSettings {
   toolTimeoutMs: number;
   resultBudgetChars: number;
   systemPrompt: string;
+  /** When to offer `search_tools` instead of every tool; default {@link DEFAULT_TOOL_SEARCH} (AGENT_TOOL_SEARCH*). */
+  toolSearch?: ToolSearchSettings;
 }
 
 export interface AskOptions {
@@ -100,7 +110,10 @@ function askOnce(
       await hub.refresh();
       const catalog = toFunctionSpecs(hub.tools());
       const skills = skillFunction(hub.skills(), (name) => catalog.resolve(name) !== undefined);
-      const functions = skills ? [...catalog.functions, skills.spec] : catalog.functions;
+      const discovery = await toolDiscoveryFor(catalog, settings.toolSearch ?? DEFAULT_TOOL_SEARCH);
+      // Found tools are read from the history, this turn's searches included: offered from the next request on.
+      const tools = discovery ? discovery.offer(history) : catalog.functions;
+      const functions = skills ? [...tools, skills.spec] : tools;
       const turn = await complete({
         messages: [{ role: 'system', content: settings.systemPrompt }, ...history],
         functions,
@@ -121,11 +134,13 @@ function askOnce(
       }
       // Calls from one turn are independent by definition, so they run concurrently.
       const traces = await Promise.all(
-        turn.toolCalls.map((call) =>
-          skills && call.name === skills.spec.name
-            ? runSkillRead(call, round, skills, run)
-            : runToolCall(call, round, catalog, run, functions),
-        ),
+        turn.toolCalls.map((call) => {
+          if (skills && call.name === skills.spec.name) return runSkillRead(call, round, skills, run);
+          if (discovery && call.name === SEARCH_TOOLS_FUNCTION)
+            return runToolSearch(call, round, discovery, run);
+          // A tool not found yet still runs when it exists: the model may know its name from the conversation.
+          return runToolCall(call, round, catalog, run, functions);
+        }),
       );
       for (const trace of traces) {
         history.push({ role: 'tool', tool_call_id: trace.id, content: trace.sentToModel });
@@ -286,6 +301,46 @@ async function runSkillRead(
       : finish(base, started, failureToModel(outcome.problem.message, undefined, budget), outcome);
   events.onToolEnd?.(trace);
   return trace;
+}
+
+/** A `search_tools` call: traced with what was searched and found (function names), no server and no tool. */
+function runToolSearch(
+  call: ModelToolCall,
+  round: number,
+  discovery: ToolDiscovery,
+  { settings, events }: TurnContext,
+): ToolCallTrace {
+  const started = performance.now();
+  const budget = { budgetChars: settings.resultBudgetChars };
+  const checked = parseSearchArguments(call.arguments);
+  const base = { id: call.id, round, functionName: call.name, arguments: parseJsonLoosely(call.arguments) };
+  events.onToolStart?.(base);
+  let trace: ToolCallTrace;
+  if (!checked.ok) {
+    const problem: ToolCallProblem = {
+      kind: 'invalid_arguments',
+      message: checked.message,
+      problems: [checked.message],
+    };
+    trace = finish(base, started, failureToModel(checked.message, undefined, budget), { problem });
+  } else {
+    const found = discovery.search(checked.query);
+    const text = searchResultText(checked.query, found);
+    const result = { content: [{ type: 'text', text }], isError: false };
+    trace = finish(base, started, resultToModel(result, budget), { result });
+    trace.discovery = { query: checked.query, found: found.map((fn) => fn.name) };
+  }
+  events.onToolEnd?.(trace);
+  return trace;
+}
+
+/** The arguments as the trace shows them: parsed when they are JSON, else the raw text. */
+function parseJsonLoosely(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
 }
 
 /**

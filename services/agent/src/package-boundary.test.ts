@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const OTHER_SERVICES = ['@mcp-workshop/mcp-server', '@mcp-workshop/demo-model'];
+/** The MCP server is the catalogue and the host that runs it (`node dist/index.js`); then the demo model. */
+const OTHER_SERVICES = ['@mcp-workshop/mcp-server', '@mcp-workshop/mcp-host', '@mcp-workshop/demo-model'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

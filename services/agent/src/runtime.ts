@@ -11,7 +11,7 @@ import type { AgentEnv } from './env.js';
 import { createModelProvider } from './llm/create-provider.js';
 import type { ModelProvider } from './llm/provider.js';
 import type { Logger } from './logger.js';
-import { type Agent, createAgent } from './loop.js';
+import { type Agent, type AgentSettings, createAgent } from './loop.js';
 import { createMcpHub } from './mcp/hub.js';
 import {
   type ConnectedServer,
@@ -43,6 +43,8 @@ export interface RuntimeOptions {
   onSignInEnd?: (event: { server: string; user?: string }) => void;
   /** Stops connecting: the HTTP agent listens while it connects, and may be stopped meanwhile. */
   signal?: AbortSignal;
+  /** Wraps the model the loop calls, e.g. to record each request (`pnpm eval` counts its tokens). */
+  wrapModel?: (model: ModelProvider) => ModelProvider;
 }
 
 /** Starts telemetry when the environment asks for it; off, OpenTelemetry is never loaded. */
@@ -57,6 +59,13 @@ export async function startTelemetryFor(
 
 export interface Runtime {
   agent: Agent;
+  /** The settings `agent` runs with, from the environment. */
+  settings: AgentSettings;
+  /**
+   * Another agent on the same connections and model, with some settings changed and conversations
+   * of its own: `pnpm eval --discovery compare` asks the same cases with tool search off, then on.
+   */
+  agentWith(overrides: Partial<AgentSettings>): Agent;
   hub: McpHub;
   model: ModelProvider;
   /** Set when telemetry is on; `close()` flushes and stops it. */
@@ -75,14 +84,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
 
   try {
-    const model = createModelProvider({
+    const endpoint = createModelProvider({
       apiKey: env.OPENAI_API_KEY,
       baseUrl: env.OPENAI_BASE_URL,
       model: env.OPENAI_MODEL,
       api: env.OPENAI_API,
       demoBaseUrl: env.DEMO_MODEL_URL,
-      reportUsage: telemetryEnabled(env),
+      reportUsage: telemetryEnabled(env) || options.wrapModel !== undefined,
     });
+    const model = options.wrapModel ? options.wrapModel(endpoint) : endpoint;
     const telemetry = await startTelemetryFor(env, model);
     // Pushed first, so it runs last: the MCP spans of closing are still sent.
     if (telemetry) closers.push(() => telemetry.shutdown());
@@ -96,19 +106,26 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         (server) =>
           `Server "${server.name}" says how to use its tools: ${server.instructions?.slice(0, MAX_INSTRUCTIONS_CHARS)}`,
       );
-    const agent = createAgent({
-      hub,
-      model,
-      conversations: new ConversationStore(env.AGENT_MAX_CONVERSATIONS),
-      settings: {
-        maxToolRounds: env.AGENT_MAX_TOOL_ROUNDS,
-        toolTimeoutMs: env.AGENT_TOOL_TIMEOUT_MS,
-        resultBudgetChars: env.AGENT_RESULT_BUDGET_CHARS,
-        systemPrompt: [SYSTEM_PROMPT, ...guides].join('\n\n'),
+    const settings: AgentSettings = {
+      maxToolRounds: env.AGENT_MAX_TOOL_ROUNDS,
+      toolTimeoutMs: env.AGENT_TOOL_TIMEOUT_MS,
+      resultBudgetChars: env.AGENT_RESULT_BUDGET_CHARS,
+      systemPrompt: [SYSTEM_PROMPT, ...guides].join('\n\n'),
+      toolSearch: {
+        mode: env.AGENT_TOOL_SEARCH,
+        minTools: env.AGENT_TOOL_SEARCH_MIN_TOOLS,
+        minTokens: env.AGENT_TOOL_SEARCH_MIN_TOKENS,
       },
-      ...(telemetry && { telemetry }),
-    });
-    return { agent, hub, model, ...(telemetry && { telemetry }), close };
+    };
+    const agentWith = (overrides: Partial<AgentSettings>) =>
+      createAgent({
+        hub,
+        model,
+        conversations: new ConversationStore(env.AGENT_MAX_CONVERSATIONS),
+        settings: { ...settings, ...overrides },
+        ...(telemetry && { telemetry }),
+      });
+    return { agent: agentWith({}), agentWith, settings, hub, model, ...(telemetry && { telemetry }), close };
   } catch (error) {
     await close();
     throw error;

@@ -91,6 +91,11 @@ export interface ToolCallTrace {
   inputs: InputEvent[];
   /** Set when the server ran the call as a task (MCP Tasks): its id, the statuses seen, how long. */
   task?: TaskInfo;
+  /**
+   * Set on a `search_tools` call (progressive discovery, `discovery/`): the query and the function
+   * names it found, best first; `found` is empty when nothing matched. Absent when the arguments were bad.
+   */
+  discovery?: { query: string; found: string[] };
 }
 
 /** A server log no call can claim (see `mcp/hub.ts`), with its time in ms since the turn began. */

@@ -5,6 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthServerProcess } from './process.js';
@@ -66,6 +68,22 @@ describe('the entry', () => {
     auth = await built.startAuthServerProcess({ resources: [RESOURCE] });
     expect(await auth.token(built.AGENT_CLIENT, RESOURCE)).toMatch(/^ey/);
   });
+
+  // What a fresh-clone CI once hit: another test's server took the free port first, answered
+  // /health, and the metadata request then read that server's plain-text page as JSON.
+  it('does not take another server on its port for itself, and starts on the next free one', async () => {
+    const squatter = createServer((_request, response) => response.end('a page that is not JSON'));
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const taken = (squatter.address() as AddressInfo).port;
+    try {
+      auth = await built.startAuthServerProcess({ resources: [RESOURCE], port: taken });
+      expect(auth.issuer).not.toBe(`http://127.0.0.1:${taken}`);
+      expect(await auth.token(built.AGENT_CLIENT, RESOURCE)).toMatch(/^ey/);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+    // Two starts of the server, one refused: under a loaded CI each start has taken 7 s.
+  }, 60_000);
 
   it('takes client secrets of its own from the environment, and then refuses the published one', async () => {
     const secret = randomBytes(18).toString('base64url');

@@ -38,17 +38,40 @@ export interface AuthServerProcessOptions {
   resources: readonly string[];
   /** Extra environment, e.g. AUTH_ACCESS_TOKEN_TTL_SECONDS. */
   env?: Record<string, string>;
+  /** The port to try first (default: a free one); if it is taken, later attempts take free ones. */
+  port?: number;
 }
 
-/** Starts the built server on a free loopback port and resolves once `/health` answers. */
+/** How many ports to try: another process may take the free one before the child binds it. */
+const START_ATTEMPTS = 3;
+/** The levels at which the entry's "listening" line, our readiness signal, is still written. */
+const CHATTY_LEVELS = new Set(['warn', 'info', 'debug', 'trace']);
+
+/**
+ * Starts the built server on a free loopback port and resolves once the child itself says it is
+ * listening. Polling `/health` alone is not enough: when another test's server takes the port
+ * first, that server answers and ours exits with EADDRINUSE, so a start on a lost port is retried.
+ */
 export async function startAuthServerProcess(options: AuthServerProcessOptions): Promise<AuthServerProcess> {
   if (!existsSync(AUTH_SERVER_ENTRY)) {
     throw new Error(
       `${AUTH_SERVER_ENTRY} is missing. Build it: pnpm --filter @mcp-workshop/auth-server build`,
     );
   }
-  const port = await freePort();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOn(attempt === 1 && options.port ? options.port : await freePort(), options);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt >= START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startOn(port: number, options: AuthServerProcessOptions): Promise<AuthServerProcess> {
   const issuer = `http://127.0.0.1:${port}`;
+  const level = options.env?.LOG_LEVEL;
   const child = spawn(process.execPath, [AUTH_SERVER_ENTRY], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -56,8 +79,8 @@ export async function startAuthServerProcess(options: AuthServerProcessOptions):
       AUTH_PORT: String(port),
       AUTH_ISSUER: issuer,
       MCP_RESOURCE_URL: options.resources.join(','),
-      LOG_LEVEL: 'warn',
       ...options.env,
+      LOG_LEVEL: level && CHATTY_LEVELS.has(level) ? level : 'warn',
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -66,7 +89,7 @@ export async function startAuthServerProcess(options: AuthServerProcessOptions):
     stderr = (stderr + chunk.toString()).slice(-4_000);
   });
   try {
-    await waitForHealth(issuer, child, () => stderr);
+    await waitForListening(issuer, child, () => stderr);
     const metadata = (await (await fetch(`${issuer}/.well-known/oauth-authorization-server`)).json()) as {
       token_endpoint: string;
       jwks_uri: string;
@@ -110,18 +133,29 @@ async function clientCredentials(
   return answer.access_token;
 }
 
-async function waitForHealth(issuer: string, child: ChildProcess, stderr: () => string): Promise<void> {
+/** Resolves once the child logs that it listens on `issuer`; rejects if it exits first. */
+async function waitForListening(issuer: string, child: ChildProcess, stderr: () => string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`auth server exited with ${child.exitCode}: ${stderr()}`);
-    const ready = await fetch(`${issuer}/health`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (announced(stderr(), issuer)) return;
+    if (child.exitCode !== null) {
+      const message = `auth server exited with ${child.exitCode}: ${stderr()}`;
+      throw stderr().includes('EADDRINUSE') ? new PortTakenError(message) : new Error(message);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error(`auth server did not answer /health within ${READY_TIMEOUT_MS} ms: ${stderr()}`);
+  throw new Error(`auth server did not say it was listening within ${READY_TIMEOUT_MS} ms: ${stderr()}`);
+}
+
+/** Whether one of the entry's JSON log lines announces `issuer` (written only once it listens). */
+function announced(log: string, issuer: string): boolean {
+  return log.split('\n').some((line) => {
+    try {
+      return (JSON.parse(line) as { issuer?: unknown }).issuer === issuer;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**

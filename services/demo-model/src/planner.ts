@@ -2,7 +2,8 @@
  * @module planner
  * The offline demo model's whole "mind": a pure function from the conversation and the offered
  * tools to the next turn — call tools (one step of the request at a time), retry once with a
- * suggested value, or answer quoting the results. It knows no tool by name. Served by
+ * suggested value, or answer quoting the results; offered a tool search and no tool that fits,
+ * search first (`tool-search.ts`). It knows no tool by name. Served by
  * `server.ts`; test: `planner.test.ts`.
  */
 
@@ -24,6 +25,7 @@ import { extractArguments, MAX_CALLS_PER_TURN, type MissingParameter } from './e
 import { concepts, rankTools } from './score.js';
 import { changesState, orderClauses, splitClauses, splitSteps } from './steps.js';
 import { resolveThere } from './there.js';
+import { searchParameter, searchQuery, withoutSearches } from './tool-search.js';
 import type { Plan, PlanInput, PlannedCall, PlannerMessage, PlannerTool } from './types.js';
 
 /** A failed call is retried with the value its error suggested once per question; more would be a loop. */
@@ -61,14 +63,19 @@ type Choice =
   | { kind: 'missing'; tool: string; missing: MissingParameter[] }
   | { kind: 'none' };
 
-/** The best tool whose required arguments the text fills, or what the best one lacks. */
-function chooseTool(text: string, tools: readonly PlannerTool[], now: Date): Choice {
+/** What the text asks for, as concepts; arithmetic in it counts as "math". */
+function intentConcepts(text: string): Set<string> {
   const expression = findExpression(text);
   // Words inside arithmetic ("3 times 4") are operators, not intent.
   const intentText = expression ? `${text.slice(0, expression.start)} ${text.slice(expression.end)}` : text;
   const userConcepts = new Set(concepts(intentText));
   if (expression) userConcepts.add('math');
-  const ranked = rankTools(userConcepts, tools);
+  return userConcepts;
+}
+
+/** The best tool whose required arguments the text fills, or what the best one lacks. */
+function chooseTool(text: string, tools: readonly PlannerTool[], now: Date): Choice {
+  const ranked = rankTools(intentConcepts(text), tools);
   const best = ranked[0]?.score ?? 0;
   let firstMissing: Choice | undefined;
   for (const [rank, { tool, score }] of ranked.entries()) {
@@ -340,6 +347,37 @@ function planAfterTools(
  * a value, then calls the next step not yet carried out, and at the end answers quoting them all.
  */
 export function planTurn(input: PlanInput): Plan {
+  const search = input.tools.flatMap((tool) => {
+    const parameter = searchParameter(tool);
+    return parameter ? [{ tool, parameter }] : [];
+  })[0];
+  return search ? planWithSearch(input, search) : planWithTools(input);
+}
+
+/**
+ * With a tool search offered: plan with the other tools when one fits the message (or it was
+ * searched for already); else search once with the message's content words. A message with no
+ * content words ("thanks!") is answered without searching.
+ */
+function planWithSearch(input: PlanInput, search: { tool: PlannerTool; parameter: string }): Plan {
+  const tools = input.tools.filter((tool) => tool !== search.tool);
+  const { messages, searched } = withoutSearches(input.messages, search.tool.name);
+  const lastUser = messages.findLast((message) => message.role === 'user');
+  const question = contentText(lastUser?.content).slice(0, MAX_PLANNED_CHARS);
+  const fits = rankTools(intentConcepts(question), tools).length > 0;
+  const query = searchQuery(question);
+  if (!searched && !fits && query !== '') {
+    return {
+      kind: 'tool_calls',
+      calls: [{ name: search.tool.name, arguments: { [search.parameter]: query } }],
+    };
+  }
+  // Nothing found: the answer names the search it could use, rather than "no tools were offered".
+  if (tools.length === 0) return { kind: 'answer', text: helpText(input.tools, question) };
+  return planWithTools({ ...input, messages, tools });
+}
+
+function planWithTools(input: PlanInput): Plan {
   const { messages, tools } = input;
   const now = input.now ?? new Date();
   const lastUser = messages.findLastIndex((message) => message.role === 'user');

@@ -1,136 +1,125 @@
 /**
  * @module deps
- * Builds the real dependencies (`buildDeps`), from a validated environment (`createDeps`) or from
- * `startLocalServer`'s options: the weather source and the task list (`@mcp-workshop/task-store`),
- * SQLite under DATA_DIR by default or Postgres when DATABASE_URL is set. Preparing DATA_DIR is I/O,
- * so only the entry file (and tests) call this. The store itself opens on first use or on
- * `openTasks()`, which `index.ts` calls once it is serving. The skills (`skills/catalogue.ts`) are
- * read before serving starts, by whoever serves: `serveHttp`, `main.ts` for stdio, `startLocalServer`.
+ * What this catalogue's tools, prompts and resources may touch (`ToolDeps`), the settings it reads
+ * besides the host's (`env`), its OAuth scopes, and how the dependencies are built (`createServices`):
+ * the weather source, and the to-do list with its MCP Tasks (`@mcp-workshop/task-store`), in SQLite
+ * under DATA_DIR by default or Postgres when DATABASE_URL is set. Tools get these passed in instead
+ * of importing singletons, so a test can hand them a temporary database or a fixed clock.
+ * `defineTool` here is the kit's, bound to `ToolDeps`: every tool file imports it from this file.
  */
-import type { Readiness } from '@mcp-workshop/mcp-host';
+import { fileURLToPath } from 'node:url';
+import {
+  type CatalogueContext,
+  type CatalogueServices,
+  type DefinedTool,
+  toolKit,
+} from '@mcp-workshop/mcp-host/kit';
 import type { Logger } from '@mcp-workshop/mcp-host/logger';
-import { createTaskRuntime, type TaskRuntime } from '@mcp-workshop/mcp-host/tasks';
-import type { HostTelemetry } from '@mcp-workshop/mcp-host/telemetry';
-import { openTaskBackend } from '@mcp-workshop/task-store';
-import type { ServerEnv } from './env.js';
-import { createWorkshopSkills, type WorkshopSkills } from './skills/catalogue.js';
-import type { ToolDeps } from './tools/deps.js';
+import type { RunEnv } from '@mcp-workshop/mcp-host/run';
+import {
+  openStoreBackend,
+  POSTGRES_PROTOCOL,
+  redactDatabaseUrl,
+  type TodoEvents,
+  type TodoStore,
+} from '@mcp-workshop/task-store';
+import { z } from 'zod';
+import { publishTodoChanges } from './resources/publish.js';
+import { createWorkshopSkills } from './skills/catalogue.js';
 import { createOfflineWeather } from './weather/offline.js';
-import { createOpenMeteoWeather } from './weather/open-meteo.js';
+import { createOpenMeteoWeather, DEFAULT_FORECAST_URL, DEFAULT_GEOCODING_URL } from './weather/open-meteo.js';
+import type { WeatherProvider } from './weather/provider.js';
 
-export interface ServerDeps extends ToolDeps {
-  /**
-   * Opens the task store now unless a task call has already. Rejects with an `EnvError` that
-   * names DATA_DIR or DATABASE_URL (password redacted) and says what to do: start-up stops on it.
-   * Postgres merely unreachable is not such an error: it logs one warning and resolves, and the
-   * next task call or readiness check tries again, so the server comes up before its database.
-   */
-  openTasks(): Promise<void>;
-  /** Whether the task store answers right now, for `GET /health/ready`. Never rejects. */
-  checkReady(): Promise<Readiness>;
-  /** The skills folder: `load()` it before serving, and every server built afterwards serves it. */
-  skills: WorkshopSkills;
-  /**
-   * MCP Tasks, stored with the task list (runs in the same database): whoever serves `start()`s it
-   * once serving, so unfinished tasks resume, and `stop()`s it before closing the stores.
-   */
-  runs: TaskRuntime;
-  /** Stops the tasks, then closes the runs and the task list: what a server does last. */
-  close(): Promise<void>;
-}
-
-/**
- * What the dependencies are built from, already decided: `createDeps` reads it from the
- * environment, `startLocalServer` (demo, bench, HTTP tests) passes it directly, so both get the
- * same weather, task store and task events, wired the same way.
- */
-export interface DepsConfig {
+export interface ToolDeps {
+  weather: WeatherProvider;
+  todos: TodoStore;
+  /** Announces to-do writes, for resource notifications. */
+  todoEvents: TodoEvents;
+  /** The current time; tests pass a fixed one. */
+  now: () => Date;
   logger: Logger;
-  /** The clock the weather and the task store share; tests fix it. */
-  now?: () => Date;
-  /** SQLite in this folder, unless `databaseUrl` is set. */
-  dataDir: string;
-  /** A Postgres database for the tasks, with replicas kept in step over LISTEN/NOTIFY. */
-  databaseUrl?: string;
-  /** Open-Meteo's endpoints and timeout; without them the offline weather answers. */
-  openMeteo?: { geocodingUrl: string; forecastUrl: string; timeoutMs: number };
-  /**
-   * When set (only when OTEL_EXPORTER_OTLP_ENDPOINT is), every task statement and every weather
-   * request is a child span of the tool call that made it.
-   */
-  telemetry?: HostTelemetry;
-  /** The folder of skills; defaults to the package's own `skills/`. */
-  skillsDir?: string;
-  /** MCP Tasks one owner may have working or waiting for input (`MCP_MAX_ACTIVE_TASKS_PER_USER`). */
-  maxActiveTasksPerUser?: number;
 }
 
-/** The dependencies `index.ts` serves with, from a validated environment. */
-export function createDeps(env: ServerEnv, logger: Logger, telemetry?: HostTelemetry): ServerDeps {
-  return buildDeps({
-    logger,
-    dataDir: env.DATA_DIR,
-    ...(env.DATABASE_URL && { databaseUrl: env.DATABASE_URL }),
-    maxActiveTasksPerUser: env.MCP_MAX_ACTIVE_TASKS_PER_USER,
-    ...(env.WEATHER_PROVIDER === 'open-meteo' && {
-      openMeteo: {
-        geocodingUrl: env.OPEN_METEO_GEOCODING_URL,
-        forecastUrl: env.OPEN_METEO_FORECAST_URL,
-        timeoutMs: env.WEATHER_TIMEOUT_MS,
-      },
-    }),
-    ...(telemetry && { telemetry }),
-  });
-}
+/** A tool of this catalogue, as `tools/index.ts` lists it. */
+export type WorkshopTool = DefinedTool<ToolDeps>;
 
-/** The one place the weather, the task store and the task events are put together. */
-export function buildDeps(config: DepsConfig): ServerDeps {
-  const {
-    logger,
-    dataDir,
-    databaseUrl,
-    openMeteo,
-    telemetry,
-    skillsDir,
-    maxActiveTasksPerUser,
-    now = () => new Date(),
-  } = config;
-  const weather = openMeteo
-    ? createOpenMeteoWeather({ ...openMeteo, ...(telemetry && { fetch: telemetry.fetch }) })
-    : createOfflineWeather(now);
-  const backend = openTaskBackend({
+/** `defineTool` for this catalogue: a tool's `run` gets these deps as `context.deps`. */
+export const { defineTool } = toolKit<ToolDeps>();
+
+export const TASKS_READ = 'tasks:read';
+export const TASKS_WRITE = 'tasks:write';
+/** Every scope this server understands, as published in its protected-resource metadata. */
+export const SCOPES_SUPPORTED: readonly string[] = [TASKS_READ, TASKS_WRITE];
+
+/** Where the to-do database lives unless DATA_DIR says otherwise: next to this package, not the caller's cwd. */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../data', import.meta.url));
+
+/** The catalogue's own settings; the host's (HOST, PORT, the limits, sign-in…) come with every catalogue. */
+export const env = {
+  DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
+  DATABASE_URL: z
+    .url({
+      protocol: POSTGRES_PROTOCOL,
+      error: 'must be a postgres:// or postgresql:// URL, e.g. postgres://user:password@127.0.0.1:5432/tasks',
+    })
+    .optional()
+    .describe(
+      'Postgres for the to-do list and MCP Tasks, shared by every replica; unset keeps them in SQLite under DATA_DIR.',
+    ),
+  WEATHER_PROVIDER: z.enum(['offline', 'open-meteo']).default('offline'),
+  OPEN_METEO_GEOCODING_URL: z.url().default(DEFAULT_GEOCODING_URL),
+  OPEN_METEO_FORECAST_URL: z.url().default(DEFAULT_FORECAST_URL),
+  WEATHER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+};
+
+export type WorkshopEnv = RunEnv<typeof env>;
+
+/** Built once per process, kept across `pnpm dev` reloads; the host opens, starts and closes it. */
+export function createServices(context: CatalogueContext<WorkshopEnv>): CatalogueServices<ToolDeps> {
+  const { env: settings, logger, telemetry } = context;
+  const now = context.now ?? (() => new Date());
+  const weather =
+    settings.WEATHER_PROVIDER === 'open-meteo'
+      ? createOpenMeteoWeather({
+          geocodingUrl: settings.OPEN_METEO_GEOCODING_URL,
+          forecastUrl: settings.OPEN_METEO_FORECAST_URL,
+          timeoutMs: settings.WEATHER_TIMEOUT_MS,
+          ...(telemetry && { fetch: telemetry.fetch }),
+        })
+      : createOfflineWeather(now);
+  // Opens on first use or on `open()`; preparing DATA_DIR is I/O, so nothing happens until then.
+  const backend = openStoreBackend({
     logger,
     now,
-    dataDir,
-    ...(databaseUrl && { databaseUrl }),
+    dataDir: settings.DATA_DIR,
+    ...(settings.DATABASE_URL && { databaseUrl: settings.DATABASE_URL }),
     ...(telemetry && { tracer: telemetry.tracer }),
   });
-  const runs = createTaskRuntime({
-    runs: backend.runs,
-    queue: backend.runQueue(),
-    logger,
-    ...(maxActiveTasksPerUser !== undefined && { maxActivePerOwner: maxActiveTasksPerUser }),
-    // Each task's changes, from this process or (with Postgres) any replica: listen streams hear them.
-    changes: backend.watchRuns,
+  const skills = createWorkshopSkills({
+    onWarning: ({ path, message }) => logger.warn({ path }, `skills: ${message}`),
   });
+  let skillsLoaded = false;
   return {
-    weather,
-    tasks: backend.tasks,
-    runs,
-    async close() {
-      // Tasks first: a run in progress stays `working` and resumes at the next start (or on another replica).
-      await runs.stop();
-      await backend.runs.close();
-      await backend.tasks.close();
+    deps: { weather, todos: backend.todos, todoEvents: backend.events, now, logger },
+    // Read before the first server; on a later call (`pnpm dev` saw a skill change) read again in place.
+    async load() {
+      if (skillsLoaded) await skills.reload();
+      else await skills.load();
+      skillsLoaded = true;
     },
-    taskEvents: backend.events,
-    now,
-    logger,
-    openTasks: () => backend.open(),
+    open: () => backend.open(),
     checkReady: () => backend.checkReady(),
-    skills: createWorkshopSkills({
-      ...(skillsDir && { dir: skillsDir }),
-      onWarning: ({ path, message }) => logger.warn({ path }, `skills: ${message}`),
-    }),
+    tasks: { storage: backend.runs, queue: backend.runQueue(), changes: backend.watchRuns },
+    publishEvents: (bus) => publishTodoChanges(backend.events, bus),
+    attach: (server) => skills.attach(server),
+    describe: (): Record<string, string> =>
+      settings.DATABASE_URL
+        ? { database: redactDatabaseUrl(settings.DATABASE_URL) }
+        : { dataDir: settings.DATA_DIR },
+    async close() {
+      // The host stopped the MCP Tasks first; a run in progress stays `working` and resumes next start.
+      await backend.runs.close();
+      await backend.todos.close();
+    },
   };
 }

@@ -9,11 +9,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadRunEnv } from '@mcp-workshop/mcp-host/run';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { parse as parseToml } from 'smol-toml';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadEnv } from '../src/env.js';
 import { tools } from '../src/tools/index.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -78,7 +78,7 @@ const stdioEntries = entries.filter(({ entry }) => entry.command !== undefined);
 const httpEntries = entries.filter(({ entry }) => entry.url !== undefined);
 
 /** The address the server listens on when HOST and PORT are left alone. */
-const defaults = loadEnv({});
+const defaults = loadRunEnv({}, {});
 const DEFAULT_URL = `http://${defaults.HOST}:${defaults.PORT}/mcp`;
 
 let dataDir: string | undefined;

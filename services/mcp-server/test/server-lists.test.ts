@@ -11,11 +11,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { connectRaw, type RawRpc } from '@mcp-workshop/mcp-host/in-process';
+import { REQUIRED_SCOPES_META_KEY } from '@mcp-workshop/mcp-host/kit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { REQUIRED_SCOPES_META_KEY, SCOPES_SUPPORTED } from '../src/scopes.js';
-import { createMcpServer } from '../src/server.js';
+import { SCOPES_SUPPORTED } from '../src/deps.js';
 import { testDeps } from '../src/test-support/in-memory.js';
-import { connectRaw, type RawRpc } from '../src/test-support/raw-rpc.js';
+import { createMcpServer } from '../src/test-support/server.js';
 import { tools } from '../src/tools/index.js';
 
 const LIST_METHODS = ['tools/list', 'prompts/list', 'resources/templates/list'] as const;

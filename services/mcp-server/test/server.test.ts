@@ -1,8 +1,8 @@
 import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../src/server.js';
 import { testDeps } from '../src/test-support/in-memory.js';
+import { createMcpServer } from '../src/test-support/server.js';
 import { tools } from '../src/tools/index.js';
 
 describe('createMcpServer', () => {

@@ -39,7 +39,7 @@ const catalogueDev = (await import(
 function countingTool(name: string, exportName: string, what: string, pattern: string): string {
   return `import { ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
+import { defineTool } from '../deps.js';
 
 export const ${exportName} = defineTool({
   name: '${name}',

@@ -52,7 +52,7 @@ async function seriousAxeViolations(target: Page): Promise<string[]> {
 }
 
 async function titles(): Promise<string[]> {
-  return (await stack.mcpServer.deps.tasks.list(SHARED_OWNER, 'all')).map((task) => task.title);
+  return (await stack.mcpServer.deps.todos.list(SHARED_OWNER, 'all')).map((task) => task.title);
 }
 
 async function addTask(title: string): Promise<number> {
@@ -60,7 +60,7 @@ async function addTask(title: string): Promise<number> {
   await waitIdle(page);
   const entry = lastTurn(page).locator('[data-testid=tool-entry][data-tool$="add_task"]');
   await expect(entry.getAttribute('data-state')).resolves.toBe('ok');
-  const task = (await stack.mcpServer.deps.tasks.list(SHARED_OWNER, 'all')).find((t) => t.title === title);
+  const task = (await stack.mcpServer.deps.todos.list(SHARED_OWNER, 'all')).find((t) => t.title === title);
   expect(task, `no task "${title}" after adding it`).toBeDefined();
   return task?.id ?? 0;
 }

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { registerConformanceFixtures } from '@mcp-workshop/conformance-server';
+import { conformanceCatalogue } from '@mcp-workshop/conformance-server';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from './stack.js';
@@ -21,7 +21,7 @@ let page: Page;
 describe('tool images in Chromium', () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    stack = await startStack({ server: { extend: registerConformanceFixtures } });
+    stack = await startStack({ catalogue: conformanceCatalogue });
     context = await stack.browser.newContext({ viewport: { width: 1280, height: 800 } });
     context.setDefaultTimeout(WAIT.timeout);
     page = await context.newPage();
@@ -36,7 +36,12 @@ describe('tool images in Chromium', () => {
   it('shows the PNG returned by test_image_content inside its tool entry', async () => {
     await page.fill('#message', 'Run the test image content tool');
     await page.press('#message', 'Enter');
-    const entry = page.locator('[data-testid=turn]').last().locator('[data-testid=tool-entry]');
+    // The conformance fixtures make this server's list long enough that the agent may first call
+    // search_tools (doc/agent.md); the entry under test is the image tool's, wherever it comes.
+    const entry = page
+      .locator('[data-testid=turn]')
+      .last()
+      .locator('[data-testid=tool-entry][data-tool$="test_image_content"]');
     await entry.first().waitFor(WAIT);
     await page.waitForFunction(
       () => document.querySelectorAll('[data-state=running]').length === 0,

@@ -11,7 +11,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startDemoModel } from '@mcp-workshop/demo-model';
-import { type LocalServer, startLocalServer } from '@mcp-workshop/mcp-server';
+import { type LocalCatalogue, startCatalogue } from '@mcp-workshop/mcp-host/run';
+import workshop from '@mcp-workshop/mcp-server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask, WAIT } from './page-actions.js';
@@ -56,7 +57,7 @@ function startAgent(env: Record<string, string>) {
 
 describe('the one-time link in Chromium', () => {
   let dataDir: string;
-  let server: LocalServer;
+  let server: LocalCatalogue;
   let demoModel: Awaited<ReturnType<typeof startDemoModel>>;
   let agent: ReturnType<typeof startAgent>;
   let browser: Browser;
@@ -65,7 +66,7 @@ describe('the one-time link in Chromium', () => {
   beforeAll(async () => {
     assertChromium();
     dataDir = await mkdtemp(join(tmpdir(), 'web-e2e-link-'));
-    server = await startLocalServer({ dataDir });
+    server = await startCatalogue(workshop, { env: { DATA_DIR: dataDir } });
     demoModel = await startDemoModel();
     agent = startAgent({
       AGENT_HOST: '127.0.0.1',

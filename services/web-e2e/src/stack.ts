@@ -21,10 +21,16 @@ import {
   startRuntime,
 } from '@mcp-workshop/agent';
 import { startDemoModel } from '@mcp-workshop/demo-model';
-import { type LocalServer, type LocalServerOptions, startLocalServer } from '@mcp-workshop/mcp-server';
+import type { Catalogue } from '@mcp-workshop/mcp-host/kit';
+import { type LocalCatalogue, startCatalogue } from '@mcp-workshop/mcp-host/run';
+import workshop, { type ToolDeps } from '@mcp-workshop/mcp-server';
 import { CHROMIUM_ARGS, CHROMIUM_INSTALL_HINT, CHROMIUM_PATH } from '@mcp-workshop/test-infra';
 import { type Browser, chromium } from 'playwright-core';
 import { listenLoopback } from './loopback.js';
+
+/** The workshop catalogue's settings: a catalogue the stack serves reads them, and has its deps. */
+type WorkshopShape = NonNullable<(typeof workshop)['env']>;
+export type WorkshopServer = LocalCatalogue<WorkshopShape, ToolDeps>;
 
 export interface Stack {
   /** e.g. http://127.0.0.1:41234 — the page and its API share this origin. */
@@ -34,7 +40,7 @@ export interface Stack {
   browser: Browser;
   runtime: Runtime;
   /** The workshop MCP server, e.g. to read its task store behind the page's back. */
-  mcpServer: LocalServer;
+  mcpServer: WorkshopServer;
   /** With `askThePage`: the broker that brings tools' requests for input to the page. */
   broker?: InputBroker;
   close(): Promise<void>;
@@ -57,11 +63,11 @@ export async function launchChromium(): Promise<Browser> {
 
 export interface StackOptions {
   /**
-   * Options for the workshop server, e.g. `{ extend: registerConformanceFixtures }` to add the
-   * conformance fixtures (`@mcp-workshop/conformance-server`: `test_image_content` returns a PNG).
-   * Off by default, so the default tool list is the real one.
+   * The catalogue to serve instead of the workshop's, on the workshop's settings and services: e.g.
+   * the workshop's with the conformance fixtures (`@mcp-workshop/conformance-server`:
+   * `test_image_content` returns a PNG). The workshop's by default, so the tool list is the real one.
    */
-  server?: LocalServerOptions['server'];
+  catalogue?: Catalogue<WorkshopShape, ToolDeps>;
   /**
    * More agent settings, checked by its env.ts like any other, e.g. `OTEL_EXPORTER_OTLP_ENDPOINT`
    * (telemetry on) and `TRACE_VIEWER_URL` (the page links each turn's trace).
@@ -101,7 +107,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   try {
     const dataDir = await mkdtemp(join(tmpdir(), 'web-e2e-'));
     closers.push(() => rm(dataDir, { recursive: true, force: true }));
-    const server: LocalServer = await startLocalServer({ dataDir, server: options.server });
+    const server = await startCatalogue(options.catalogue ?? workshop, { env: { DATA_DIR: dataDir } });
     closers.push(() => server.close());
 
     const demoModel = await startDemoModel();

@@ -1,9 +1,11 @@
 /**
  * @module targets/sdk-v2-floor
- * The SDK floor: the official MCP SDK v2 this repository installs (with its patches, see
- * patches/README.md), served the way its own docs show, `createMcpHandler` behind `toNodeHandler`,
- * with one trivial tool, `add`, and nothing of this project's. This server runs on the same SDK, so
- * the ratio of the two is what this project's own layers cost.
+ * The SDK floor: the official MCP SDK v2 with the patches of patches/series.json, served the way its
+ * own docs show, `createMcpHandler` behind `toNodeHandler`, with one trivial tool, `add`, and nothing
+ * of this project's. The bench runs it beside a build of the SDK (sdk-builds.ts), never on the
+ * installed one: pnpm installs the server's patches, which this server runs on too, but not the
+ * node adapter's (03, 04, 10, 11), which only this floor uses. The ratio of the two is what this
+ * project's own layers cost.
  */
 import { createServer } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';

@@ -23,7 +23,6 @@ import type { TaskRuntime } from '../tasks/runtime.js';
 import { bodyErrorHandler, readBody } from './body-errors.js';
 import { ClientShares, shareUnder } from './client-shares.js';
 import { curlPathGuard } from './curl-path-guard.js';
-import { fastPath } from './fast-path.js';
 import { verifyJsonDepth } from './json-depth.js';
 import { sendJsonRpcError } from './json-rpc-errors.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
@@ -179,8 +178,6 @@ export function createApp(options: AppOptions): HostApp {
     if (options.tasks) installTaskMethods(server, options.tasks);
     return server;
   };
-  // A task resumed here before any request came has no tool defined yet: one instance defines them all.
-  options.tasks?.defineWith(() => void buildServer());
   const sessions = options.stateless
     ? undefined
     : new SessionRegistry({
@@ -263,21 +260,26 @@ export function createApp(options: AppOptions): HostApp {
   if (options.trustProxy) app.set('trust proxy', trustProxySetting(options.trustProxy));
   // `POST http://host/mcp` as `POST /mcp` with that host, before any check or route looks (RFC 9112 §3.2.2).
   app.use(originForm(checkHost));
-  // `/mcp` as clients spell it takes the short way: the same middlewares as below, in the same order,
-  // without the router's walk past every other route (ADR 022). The protected-resource metadata,
-  // between the two checks below, serves only its own GET paths, so it has nothing to do here.
-  app.use(
-    fastPath('/mcp', [
-      checkHost,
-      checkOrigin,
-      ...(resourceServer ? [resourceServer.authenticate] : []),
-      parseJson,
-      readMcp,
-      ...(limits ? [limits.mcp] : []),
-      ...(resourceServer ? [resourceServer.scopes] : []),
-      endpoint.handle,
-    ]),
-  );
+  // The `/mcp` chain, built once and mounted once, as the app's first route: a request for `/mcp`
+  // (any spelling express accepts: `/MCP`, `/mcp/`, a query) runs these, in this order, and is
+  // answered by the endpoint without walking past the app's other layers (ADR 022). A check on `/mcp`
+  // goes in this list, or `/mcp` never sees it. The protected-resource metadata, between the Host and
+  // Origin checks below, serves only its own GET paths, so it has nothing to do here.
+  const mcpChain: express.RequestHandler[] = [
+    checkHost,
+    checkOrigin,
+    // Before the body is parsed: a request without a valid token costs no more than a header check
+    // and a signature verification. Only failures spend the address's budget (429 past it).
+    ...(resourceServer ? [resourceServer.authenticate] : []),
+    parseJson,
+    readMcp,
+    // After sign-in, so a signed-in client is counted as who it is, not where it comes from.
+    ...(limits ? [limits.mcp] : []),
+    ...(resourceServer ? [resourceServer.scopes] : []),
+    endpoint.handle,
+  ];
+  app.all('/mcp', ...mcpChain);
+
   app.use(checkHost);
   // Public on purpose, and before the Origin check: any client, browser-based ones included, reads
   // the metadata to learn how to get a token. /health stays open too.
@@ -286,14 +288,10 @@ export function createApp(options: AppOptions): HostApp {
   // The curl path is for curl: same-origin browsers at most, and JSON bodies only (before sign-in,
   // so a cross-site page learns nothing, not even whether a token would have been needed).
   app.post('/tools/:name', curlPathGuard);
-  if (resourceServer) {
-    // Before the body is parsed: a request without a valid token costs no more than a header check
-    // and a signature verification. Only failures spend the address's budget (429 past it).
-    app.use(['/mcp', '/tools'], resourceServer.authenticate);
-  }
+  // Before the body is parsed, as on `/mcp`.
+  if (resourceServer) app.use('/tools', resourceServer.authenticate);
   app.use(parseJson);
 
-  app.use('/mcp', readMcp);
   app.get('/tools', (req, _res, next) => {
     readToolRouteRequest(req, undefined);
     next();
@@ -304,9 +302,8 @@ export function createApp(options: AppOptions): HostApp {
   });
 
   if (limits) {
-    // After sign-in, so a signed-in client is counted as who it is, not where it comes from.
+    // After sign-in, as on `/mcp`.
     app.use('/health', limits.handshake);
-    app.use('/mcp', limits.mcp);
     app.get('/tools', limits.handshake);
     app.post('/tools/:name', limits.toolCall);
   }
@@ -340,11 +337,7 @@ export function createApp(options: AppOptions): HostApp {
       });
   });
 
-  if (resourceServer) {
-    app.use('/mcp', resourceServer.scopes);
-    app.post('/tools/:name', resourceServer.scopes);
-  }
-  app.all('/mcp', endpoint.handle);
+  if (resourceServer) app.post('/tools/:name', resourceServer.scopes);
   app.use(createToolRoutes(buildServer, logger, options.info.version));
 
   // A bad body spends its sender's budget like any request (parsed after sign-in, so a signed-in

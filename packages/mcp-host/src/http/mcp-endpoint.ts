@@ -9,7 +9,8 @@
  *   applied to the parsed body and the headers, so the split never disagrees with the SDK.
  * - Stateless (`MCP_STATELESS=true`): every request is served on its own, so replicas behind a
  *   load balancer need no session affinity. The price: no GET stream and no server-to-client
- *   requests for 2025-era clients.
+ *   requests for 2025-era clients. 2026-07-28 requests take the SDK's modern handler, as in
+ *   stateful mode; every 2025 request takes `stateless-legacy.ts`.
  * Requests served one instance each (modern, and stateless 2025) borrow a built server from a
  * pool (`server-pool.ts`) instead of building one per request.
  */
@@ -18,7 +19,6 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,
   isInitializeRequest,
-  isJsonContentType,
   type McpRequestContext,
   type McpServer,
 } from '@modelcontextprotocol/server';
@@ -96,23 +96,23 @@ function batchAllowed(protocolVersionHeader: string | undefined): boolean {
 const STATEFUL_LEGACY_METHODS = new Set(['initialize', 'notifications/initialized', 'logging/setLevel']);
 
 /**
- * The SDK's per-request handler, fed from a pool: each request borrows an instance through the
- * factory, and it goes back when the response has finished (`completed`) and the SDK let go of it.
+ * The SDK's handler for 2026-07-28 requests, fed from a pool: each request borrows an instance
+ * through the factory, and it goes back when the response has finished (`completed`) and the SDK
+ * let go of it. It serves no 2025 request (`legacy: 'reject'`): the endpoint sends those elsewhere.
  */
-function pooledHandler(
+function modernHandler(
   buildServer: () => McpServer,
-  legacy: 'stateless' | 'reject',
   options: { onerror: (error: Error) => void; maxBodyBytes: number; bus: OwnerScopedEventBus },
 ) {
-  const pools = { modern: new ServerPool(buildServer), legacy: new ServerPool(buildServer) };
-  const lent = new WeakMap<globalThis.Request, { server: McpServer; era: 'modern' | 'legacy' }>();
+  const pool = new ServerPool(buildServer);
+  const lent = new WeakMap<globalThis.Request, McpServer>();
   const factory = (ctx: McpRequestContext): McpServer => {
-    const server = pools[ctx.era].acquire();
-    if (ctx.requestInfo) lent.set(ctx.requestInfo, { server, era: ctx.era });
+    const server = pool.acquire();
+    if (ctx.requestInfo) lent.set(ctx.requestInfo, server);
     return server;
   };
   const handler = createMcpHandler(factory, {
-    legacy,
+    legacy: 'reject',
     onerror: options.onerror,
     maxRequestBodySize: options.maxBodyBytes,
     bus: options.bus,
@@ -122,13 +122,13 @@ function pooledHandler(
   const serve = nodeAdapter(handler.fetch, {
     onerror: options.onerror,
     onFinish: (request, completed) => {
-      const loan = lent.get(request);
-      if (!loan || !completed) return;
+      const server = lent.get(request);
+      if (!server || !completed) return;
       // The SDK disconnects the instance as the exchange ends; give it that turn before checking.
-      setImmediate(() => pools[loan.era].release(loan.server));
+      setImmediate(() => pool.release(server));
     },
   });
-  return { handler, pools, serve };
+  return { handler, pool, serve };
 }
 
 /** How long a client over its share of sessions or streams should wait before trying again. */
@@ -152,15 +152,6 @@ function needsFreshInstance(reading: RequestReading): boolean {
   return (
     reading.batch || reading.messages.some((message) => STATEFUL_LEGACY_METHODS.has(message.method ?? ''))
   );
-}
-
-/**
- * A POST with a JSON body and a JSON `Content-Type`: what a 2025 client sends, and all that the
- * Node transport serves in stateless mode (`stateless-legacy.ts`). The SDK's handler answers the
- * rest (a wrong `Content-Type` with 415 before anything else), so those answers stay as they were.
- */
-function isJsonPost(req: Request): boolean {
-  return req.method === 'POST' && req.body !== undefined && isJsonContentType(req.headers['content-type']);
 }
 
 /** Tells every 2026-07-28 listen stream that the tools, prompts and resources may have changed. */
@@ -232,47 +223,38 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     await bus.runAs(ownerOf(req.auth), () => serve(req, res, req.body));
   };
 
+  const modern = modernHandler(buildServer, { onerror, maxBodyBytes, bus });
+
   if (!sessions) {
+    const legacyPool = new ServerPool(buildServer);
+    const serveLegacy = serveStatelessLegacy(onerror);
+    const pooledLegacy = fromPool(legacyPool);
     // A 2025 request that sets per-client state gets its own instance, never a pooled one; so
     // does a batch (2025-03-26), which may carry such a request among others.
-    const stateless = pooledHandler(buildServer, 'stateless', { onerror, maxBodyBytes, bus });
-    const unpooled = nodeAdapter(
-      createMcpHandler(() => buildServer(), {
-        legacy: 'stateless',
-        onerror,
-        maxRequestBodySize: maxBodyBytes,
-      }).fetch,
-      { onerror },
-    );
-    const serveLegacy = serveStatelessLegacy(onerror);
-    const pooledLegacy = fromPool(stateless.pools.legacy);
     const ownInstance = { take: buildServer };
     return {
       handle: async (req, res) => {
         const reading = readingOf(req);
-        const fresh = reading.era === 'legacy' && needsFreshInstance(reading);
-        if (reading.era === 'legacy' && isJsonPost(req)) {
-          const source = fresh ? ownInstance : pooledLegacy;
-          await servePerRequest(req, res, reading, () => serveLegacy(req, res, source));
+        if (reading.era === 'modern') {
+          await servePerRequest(req, res, reading, modern.serve);
           return;
         }
-        // Anything else the SDK's handler answers as it always has: other verbs (405), bodies that
-        // are not JSON, and every 2026-07-28 request.
-        await servePerRequest(req, res, reading, fresh ? unpooled : stateless.serve);
+        const source = needsFreshInstance(reading) ? ownInstance : pooledLegacy;
+        await servePerRequest(req, res, reading, () => serveLegacy(req, res, source));
       },
       reload: async () => {
-        for (const pool of Object.values(stateless.pools)) pool.retire();
+        modern.pool.retire();
+        legacyPool.retire();
         announceListChanges(bus);
         return { sessions: 0, failed: 0 };
       },
       close: () => {
         stopPublishing();
-        return stateless.handler.close();
+        return modern.handler.close();
       },
     };
   }
 
-  const modern = pooledHandler(buildServer, 'reject', { onerror, maxBodyBytes, bus });
   /** Each session's calls that may wait on their client (`waiting-calls.ts`). */
   const waitingCalls = new WeakMap<NodeStreamableHTTPServerTransport, WaitingCalls>();
   /** With reloads on: what each session's instance must hear again, and its close handler. */
@@ -416,7 +398,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   return {
     handle,
     async reload() {
-      for (const pool of Object.values(modern.pools)) pool.retire();
+      modern.pool.retire();
       const moved = await Promise.all(sessions.live().map(moveSession));
       announceListChanges(bus);
       const failed = moved.filter((ok) => !ok).length;

@@ -6,7 +6,9 @@
  * gets it as `options.signal`, series patch 09). A JSON answer is written in one piece, from its
  * text when the handler kept it (`jsonText`, series patch 12); an SSE stream is copied with backpressure
  * and stops when the client goes away. `onFinish` tells the caller whether the exchange ended
- * normally, so a pooled server can return.
+ * normally, so a pooled server can return. It is the host's one Node adapter: the series' patches
+ * that teach `toNodeHandler` the same things (03, 04, 10, 11) are not installed, and only the
+ * bench's SDK floor serves through them (patches/README.md).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AuthInfo, PerRequestHTTPServerTransport } from '@modelcontextprotocol/server';

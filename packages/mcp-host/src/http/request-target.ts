@@ -2,7 +2,7 @@
  * @module http/request-target
  * The app's first layer: an absolute-form request-target (`POST http://127.0.0.1:3000/mcp HTTP/1.1`)
  * becomes the origin form (`/mcp`) before anything else sees it, so it is served exactly as that
- * form is, the short way included, with every check. RFC 9112 §3.2.2: a server MUST accept the
+ * form is, through `/mcp`'s one chain, with every check. RFC 9112 §3.2.2: a server MUST accept the
  * absolute form, and MUST then take the target's own authority rather than the Host header's:
  * that authority becomes the `Host` the Host check judges, and the Host header as received must
  * pass the same check first, so neither name can be foreign. The path is kept as it was spelt, not

@@ -6,7 +6,7 @@
  * the client's stream shares (`client-shares.ts`), and it ends with the token that started it
  * (`token-lifetime.ts`): the call is cancelled as if the client had sent `notifications/cancelled`,
  * and its response ends. Ordinary calls, which never ask, cost a map entry and nothing else.
- * Test: `sign-in-limits.http.test.ts` in the workshop server.
+ * Test: `sign-in-limits.http.test.ts` in dev/host-integration.
  */
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';

@@ -4,6 +4,17 @@
  * runtime over the task store's runs and queue (`createTaskRuntime`), each server instance gets the
  * methods (`installTaskMethods`), and a tool's `tools/call` handler asks `callAsTask` first.
  */
+
+export type {
+  NewTaskRecord,
+  TaskError,
+  TaskQueue,
+  TaskRecord,
+  TaskRecordUpdate,
+  TaskStatus,
+  TaskStep,
+  TaskStorage,
+} from '@mcp-workshop/shared/tasks-port';
 export type { TaskSupport } from './methods.js';
 export { callAsTask, installTaskMethods, tooManyTasksMessage } from './methods.js';
 export type { NewTask, TaskRunContext, TaskRuntime, TaskRuntimeOptions, TaskWork } from './runtime.js';
@@ -16,12 +27,4 @@ export {
   DEFAULT_TASK_TTL_MS,
   TooManyActiveTasksError,
 } from './runtime.js';
-export type {
-  TaskError,
-  TaskQueue,
-  TaskRecord,
-  TaskRecordUpdate,
-  TaskStatus,
-  TaskStorage,
-} from './storage.js';
 export { createTaskResult, declaresTasks, detailedTask, TASKS_EXTENSION, tasksRequired } from './wire.js';

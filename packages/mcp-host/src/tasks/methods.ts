@@ -12,6 +12,7 @@
  */
 
 import { type CallToolResult, fail } from '@mcp-workshop/shared';
+import type { TaskRecord } from '@mcp-workshop/shared/tasks-port';
 import {
   type McpServer,
   ProtocolError,
@@ -20,7 +21,6 @@ import {
 } from '@modelcontextprotocol/server';
 import { ownerOf } from '../auth/caller.js';
 import { type TaskRuntime, TooManyActiveTasksError } from './runtime.js';
-import type { TaskRecord } from './storage.js';
 import {
   answersOf,
   cancelTaskParams,

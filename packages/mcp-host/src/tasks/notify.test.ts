@@ -2,15 +2,16 @@
  * `publishTaskStatus` on the real owner-scoped bus: a change is read and sent to its owner's
  * streams only, in the order the task changed even when an earlier read is slower, and nothing is
  * read while the owner has no stream open. The runtime here is the port's shape over a map, so the
- * test can make one read slow; the whole path over HTTP is in the catalogue's `tasks.http.test.ts`.
+ * test can make one read slow; the whole path over HTTP is in dev/host-integration's `tasks.http.test.ts`.
  */
+
+import type { TaskRecord, TaskStatus } from '@mcp-workshop/shared/tasks-port';
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { OwnerScopedEventBus } from '../http/owner-bus.js';
 import { createLogger } from '../logger.js';
 import { publishTaskStatus } from './notify.js';
 import type { TaskRuntime } from './runtime.js';
-import type { TaskRecord, TaskStatus } from './storage.js';
 
 function record(id: string, owner: string, status: TaskStatus): TaskRecord {
   return {

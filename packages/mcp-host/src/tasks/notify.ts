@@ -12,7 +12,7 @@
  * exist. The task is read again for each change, so a notification always says what is stored, and
  * the reads of one task are chained, so its notifications go out in the order it changed. Nothing
  * is read while the owner has no stream open. Test: `notify.test.ts`; over HTTP:
- * `services/mcp-server/test/http/tasks.http.test.ts`.
+ * `dev/host-integration/src/http/tasks.http.test.ts`.
  */
 import type { OwnerEventBus } from '../http/owner-bus.js';
 import type { Logger } from '../logger.js';

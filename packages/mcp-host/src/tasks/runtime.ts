@@ -2,9 +2,10 @@
  * @module tasks/runtime
  * Runs tool calls as MCP Tasks that outlive their request, their process and their replica.
  *
- * A tool that can run as a task hands the runtime its work (`define`). A call that becomes a task
+ * The catalogue hands the runtime the work of every tool that can run as a task (`works`, and
+ * `setWorks` after a reload), built from its tool list. A call that becomes a task
  * is stored first (`create`: the `RunStore` row is durable before the client hears its id), then
- * queued; whichever process the `RunQueue` gives it to runs the work. The work records each
+ * queued; whichever process the `TaskQueue` gives it to runs the work. The work records each
  * finished piece with `step(key, fn)`, so a run resumed elsewhere replays what was done and goes
  * on from there. It asks the client for input with `input(key, request)`, which parks the run as
  * `input_required` until `tasks/update` brings the answers. A cancel (from any replica) aborts the
@@ -16,13 +17,13 @@
  * slot to another owner. The queue shares its slots between owners, and each owner may have at
  * most `maxActivePerOwner` tasks working or waiting for input: one more is refused with
  * {@link TooManyActiveTasksError}, so nobody piles up work faster than it can run.
- * Test: `services/mcp-server/test/task-runtime.test.ts`, over the task store's real SQLite runs
+ * Test: `dev/host-integration/src/task-runtime.test.ts`, over the task store's real SQLite runs
  * (the host may not import the store: ADR 016).
  */
 
+import type { TaskError, TaskQueue, TaskRecord, TaskStorage } from '@mcp-workshop/shared/tasks-port';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
-import type { TaskError, TaskQueue, TaskRecord, TaskStorage } from './storage.js';
 
 /** What a task's work gets besides its arguments. */
 export interface TaskRunContext {
@@ -67,8 +68,8 @@ export interface TaskRuntimeOptions {
   pollIntervalMs?: number;
   /** A run gives its slot back to the queue after this long (at its next step). */
   sliceMs?: number;
-  /** How long a run waits for its tool to be defined after a start or a reload before it fails. */
-  defineWaitMs?: number;
+  /** The work of each tool that can run as a task, by tool name (`taskWorksOf` builds it from a catalogue). */
+  works?: ReadonlyMap<string, TaskWork>;
   /** Tasks one owner may have `working` or `input_required` at once; defaults to {@link DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER}. */
   maxActivePerOwner?: number;
   /**
@@ -87,14 +88,11 @@ export interface NewTask {
 }
 
 export interface TaskRuntime {
-  /** Registers (or, after a reload, replaces) the work of `tool`. */
-  define(tool: string, work: TaskWork): void;
   /**
-   * How to get the catalogue's tools defined when a run needs one that is not: the host builds a
-   * server instance (its tools call `define`). A replica that takes over a task before it ever
-   * served a request has built none yet.
+   * Replaces every tool's work, after a reload: runs started from now on (and runs resumed at
+   * their next slice) run the new code; a run whose tool is gone fails at once, saying so.
    */
-  defineWith(defineAll: () => void): void;
+  setWorks(works: ReadonlyMap<string, TaskWork>): void;
   /** Whether `tool` can run as a task. */
   canRun(tool: string): boolean;
   /**
@@ -123,7 +121,6 @@ export const DEFAULT_SLICE_MS = 10_000;
  * all fit, and one user's pile is never more than two rounds of one process's work.
  */
 export const DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER = 8;
-const DEFAULT_DEFINE_WAIT_MS = 10_000;
 /** How often a running task checks whether someone cancelled it (on any replica). */
 export const CANCEL_CHECK_MS = 500;
 const EXPIRY_SWEEP_MS = 60_000;
@@ -152,39 +149,11 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
   const ttlMs = options.ttlMs ?? DEFAULT_TASK_TTL_MS;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
-  const defineWaitMs = options.defineWaitMs ?? DEFAULT_DEFINE_WAIT_MS;
   const maxActivePerOwner = options.maxActivePerOwner ?? DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER;
-  const works = new Map<string, TaskWork>();
-  const waitingForDefine = new Set<() => void>();
+  let works: ReadonlyMap<string, TaskWork> = new Map(options.works ?? []);
   /** Runs in progress in this process, to stop a cancelled one at once. */
   const running = new Map<string, AbortController>();
   let sweep: NodeJS.Timeout | undefined;
-  let defineAll: (() => void) | undefined;
-
-  function workFor(tool: string, signal: AbortSignal): Promise<TaskWork | undefined> {
-    if (!works.has(tool) && defineAll) {
-      try {
-        defineAll();
-      } catch (error) {
-        logger.warn({ err: error, tool }, 'building the catalogue to define a task tool failed');
-      }
-    }
-    const known = works.get(tool);
-    if (known) return Promise.resolve(known);
-    // Right after a start or a reload the catalogue may not have defined its tools yet.
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        waitingForDefine.delete(check);
-        signal.removeEventListener('abort', done);
-        resolve(works.get(tool));
-      };
-      const check = () => works.has(tool) && done();
-      const timer = setTimeout(done, defineWaitMs);
-      waitingForDefine.add(check);
-      signal.addEventListener('abort', done, { once: true });
-    });
-  }
 
   async function attempt(
     id: string,
@@ -193,8 +162,7 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
   ): Promise<'done' | 'continue'> {
     const run = await runs.load(id);
     if (run?.status !== 'working') return 'done';
-    const work = await workFor(run.tool, queueSignal);
-    if (queueSignal.aborted) return 'done';
+    const work = works.get(run.tool);
     if (!work) {
       await finish(id, { code: INTERNAL_ERROR, message: `The tool ${run.tool} is no longer served.` });
       return 'done';
@@ -342,12 +310,8 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
   }
 
   return {
-    define(tool, work) {
-      works.set(tool, work);
-      for (const check of [...waitingForDefine]) check();
-    },
-    defineWith(define) {
-      defineAll = define;
+    setWorks(next) {
+      works = new Map(next);
     },
     canRun: (tool) => works.has(tool),
     async create(task) {

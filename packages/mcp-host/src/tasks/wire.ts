@@ -7,6 +7,7 @@
  * says what the SDK should offer instead.
  */
 
+import type { TaskRecord } from '@mcp-workshop/shared/tasks-port';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
@@ -15,7 +16,6 @@ import {
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { TaskRecord } from './storage.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 

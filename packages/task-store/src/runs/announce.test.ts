@@ -6,14 +6,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { NewTaskRecord } from '@mcp-workshop/shared/tasks-port';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTaskEvents } from '../events.js';
+import { createTodoEvents } from '../events.js';
 import { createSilentLogger } from '../test-support/silent-logger.js';
 import { announceRunChanges } from './announce.js';
 import { openSqliteRunStore } from './sqlite-run-store.js';
-import type { NewRun, RunStore } from './types.js';
+import type { RunStore } from './types.js';
 
-const NEW_RUN: NewRun = {
+const NEW_RUN: NewTaskRecord = {
   owner: 'sub:alice',
   tool: 'generate_report',
   arguments: {},
@@ -29,7 +30,7 @@ describe('announceRunChanges', () => {
 
   beforeEach(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'announce-runs-'));
-    const events = createTaskEvents();
+    const events = createTodoEvents();
     heard = [];
     events.on('runChanged', (id, owner) => heard.push([id, owner]));
     runs = announceRunChanges(openSqliteRunStore({ dataDir, logger: createSilentLogger() }), events);

@@ -6,16 +6,18 @@
  * so a listen stream on any replica learns of a task running on another. Steps are not announced:
  * they change nothing `tasks/get` shows. Test: `announce.test.ts`.
  */
-import type { TaskEvents } from '../events.js';
-import type { Run, RunStore } from './types.js';
 
-export function announceRunChanges(runs: RunStore, events: TaskEvents): RunStore {
-  const told = (run: Run | undefined): Run | undefined => {
+import type { TaskRecord } from '@mcp-workshop/shared/tasks-port';
+import type { TodoEvents } from '../events.js';
+import type { RunStore } from './types.js';
+
+export function announceRunChanges(runs: RunStore, events: TodoEvents): RunStore {
+  const told = (run: TaskRecord | undefined): TaskRecord | undefined => {
     if (run) events.emit('runChanged', run.id, run.owner);
     return run;
   };
   return {
-    create: async (run) => told(await runs.create(run)) as Run,
+    create: async (run) => told(await runs.create(run)) as TaskRecord,
     createWithin: async (run, maxActive) => told(await runs.createWithin(run, maxActive)),
     get: (owner, id) => runs.get(owner, id),
     load: (id) => runs.load(id),

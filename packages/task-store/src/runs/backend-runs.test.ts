@@ -1,5 +1,5 @@
 /**
- * `openTaskBackend()`'s runs, through the public entry: with SQLite they share the task list's file
+ * `openStoreBackend()`'s runs, through the public entry: with SQLite they share the task list's file
  * and run on the in-process queue; with Postgres (on a throwaway cluster, skipped where PostgreSQL
  * is not installed) they share its database and run on pg-boss, whose schema pg-boss makes itself.
  * Both queues share their slots fairly between owners (`test-support/run-queue-fairness.ts`).
@@ -7,15 +7,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { NewTaskRecord } from '@mcp-workshop/shared/tasks-port';
 import { type PostgresCluster, startPostgres, systemPrograms } from '@mcp-workshop/test-infra';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openTaskBackend, type TaskBackend } from '../index.js';
+import { openStoreBackend, type StoreBackend } from '../index.js';
 import { describeRunQueueFairness } from '../test-support/run-queue-fairness.js';
 import { createSilentLogger } from '../test-support/silent-logger.js';
-import type { NewRun } from './types.js';
 
-const NEW_RUN: NewRun = {
+const NEW_RUN: NewTaskRecord = {
   owner: 'sub:alice',
   tool: 'generate_report',
   arguments: { month: '2026-07' },
@@ -25,7 +25,7 @@ const NEW_RUN: NewRun = {
 };
 
 /** Creates a run, runs it through a fresh queue, and shuts the backend down in the documented order. */
-async function runOnce(backend: TaskBackend): Promise<string[]> {
+async function runOnce(backend: StoreBackend): Promise<string[]> {
   const seen: string[] = [];
   const changed: Array<[string, string]> = [];
   const stopWatching = backend.watchRuns((id, owner) => changed.push([id, owner]));
@@ -48,14 +48,14 @@ async function runOnce(backend: TaskBackend): Promise<string[]> {
   await vi.waitFor(() => expect(changed).toContainEqual([run.id, 'sub:alice']), { timeout: 2_000 });
   stopWatching();
   // The task list lives beside the runs, in the same database.
-  expect((await backend.tasks.add('sub:alice', 'after the report')).id).toBe(1);
+  expect((await backend.todos.add('sub:alice', 'after the report')).id).toBe(1);
   await backend.runs.close();
-  await backend.tasks.close();
+  await backend.todos.close();
   return seen.map((id) => (id === run.id ? 'the run' : id));
 }
 
 /** A backend whose queue the fairness suite drives; `close` stops the queue, then the stores. */
-function queueOn(backend: TaskBackend, cleanUp: () => void) {
+function queueOn(backend: StoreBackend, cleanUp: () => void) {
   const queue = backend.runQueue();
   return {
     runs: backend.runs,
@@ -63,7 +63,7 @@ function queueOn(backend: TaskBackend, cleanUp: () => void) {
     async close() {
       await queue.stop();
       await backend.runs.close();
-      await backend.tasks.close();
+      await backend.todos.close();
       cleanUp();
     },
   };
@@ -71,16 +71,16 @@ function queueOn(backend: TaskBackend, cleanUp: () => void) {
 
 describeRunQueueFairness('SQLite, in-process', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backend-fair-'));
-  return queueOn(openTaskBackend({ logger: createSilentLogger(), dataDir }), () =>
+  return queueOn(openStoreBackend({ logger: createSilentLogger(), dataDir }), () =>
     fs.rmSync(dataDir, { recursive: true, force: true }),
   );
 });
 
-describe('openTaskBackend runs: SQLite', () => {
+describe('openStoreBackend runs: SQLite', () => {
   it('keeps runs in the task file and runs them in-process', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backend-runs-'));
     try {
-      expect(await runOnce(openTaskBackend({ logger: createSilentLogger(), dataDir }))).toEqual(['the run']);
+      expect(await runOnce(openStoreBackend({ logger: createSilentLogger(), dataDir }))).toEqual(['the run']);
       expect(fs.readdirSync(dataDir)).toEqual(['tasks.db']);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -90,19 +90,19 @@ describe('openTaskBackend runs: SQLite', () => {
 
 const available = systemPrograms('the Postgres backend runs test', ['postgres']);
 
-describe.skipIf(!available.ok)('openTaskBackend runs: Postgres', () => {
+describe.skipIf(!available.ok)('openStoreBackend runs: Postgres', () => {
   let cluster: PostgresCluster;
   beforeAll(async () => {
     cluster = await startPostgres();
   }, 60_000);
-  afterAll(() => cluster?.destroy());
+  afterAll(() => cluster?.destroy(), 60_000);
 
   let fairDatabases = 0;
   describeRunQueueFairness('Postgres, pg-boss', async () => {
     fairDatabases += 1;
     const databaseUrl = await cluster.createDatabase(`fair_${fairDatabases}`);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backend-fair-pg-'));
-    return queueOn(openTaskBackend({ logger: createSilentLogger(), dataDir, databaseUrl }), () =>
+    return queueOn(openStoreBackend({ logger: createSilentLogger(), dataDir, databaseUrl }), () =>
       fs.rmSync(dataDir, { recursive: true, force: true }),
     );
   });
@@ -111,7 +111,7 @@ describe.skipIf(!available.ok)('openTaskBackend runs: Postgres', () => {
     const databaseUrl = await cluster.createDatabase('backend_runs');
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backend-runs-pg-'));
     try {
-      const backend = openTaskBackend({ logger: createSilentLogger(), dataDir, databaseUrl });
+      const backend = openStoreBackend({ logger: createSilentLogger(), dataDir, databaseUrl });
       expect(await runOnce(backend)).toEqual(['the run']);
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();

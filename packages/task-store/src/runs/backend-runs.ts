@@ -1,15 +1,17 @@
 /**
  * @module runs/backend-runs
- * The runs' half of `openTaskBackend()`: their store beside the task list (SQLite in the same file,
+ * The runs' half of `openStoreBackend()`: their store beside the task list (SQLite in the same file,
  * or the same Postgres database), and the queue that fits it: in-process where one process owns
  * the SQLite file, pg-boss where replicas share Postgres. Postgres modules load on first use, so a
  * SQLite server never loads `pg` or pg-boss. Test: `backend-runs.test.ts`.
  */
+
+import type { TaskQueue } from '@mcp-workshop/shared/tasks-port';
 import type { Logger } from '../logger.js';
 import { createInProcessRunQueue } from './in-process-queue.js';
 import { lazyRunQueue, lazyRunStore } from './lazy.js';
 import { openSqliteRunStore } from './sqlite-run-store.js';
-import type { RunQueue, RunStore } from './types.js';
+import type { RunStore } from './types.js';
 
 /**
  * Connections the runs' store holds per replica, beside the task list's pool: a running task reads
@@ -26,7 +28,7 @@ export interface RunBackend {
   /** Opened on first use; close it after stopping the queue. */
   runs: RunStore;
   /** A new queue over `runs`: in-process with SQLite, pg-boss with Postgres (loaded on `start`). */
-  runQueue(options?: RunQueueOptions): RunQueue;
+  runQueue(options?: RunQueueOptions): TaskQueue;
 }
 
 export interface RunBackendOptions {
@@ -43,12 +45,12 @@ export function openRunBackend({ logger, now, dataDir, databaseUrl }: RunBackend
     return { runs, runQueue: (options) => createInProcessRunQueue({ store: runs, logger, ...options }) };
   }
   const runs = lazyRunStore(async () => {
-    const [{ createTaskPool }, { openPostgresRunStore }] = await Promise.all([
+    const [{ createStorePool }, { openPostgresRunStore }] = await Promise.all([
       import('../postgres-pool.js'),
       import('./postgres-run-store.js'),
     ]);
     return openPostgresRunStore({
-      pool: createTaskPool({ connectionString: databaseUrl, logger, max: RUN_POOL_MAX }),
+      pool: createStorePool({ connectionString: databaseUrl, logger, max: RUN_POOL_MAX }),
       logger,
       now,
     });

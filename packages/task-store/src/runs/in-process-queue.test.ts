@@ -7,15 +7,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { NewTaskRecord, TaskQueue } from '@mcp-workshop/shared/tasks-port';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../test-support/silent-logger.js';
 import { GAVE_UP_ERROR, RUN_RETRY_LIMIT, type RunHandler, RunHandOffError } from './hand-off.js';
 import { createInProcessRunQueue, type InProcessRunQueueOptions } from './in-process-queue.js';
 import { openSqliteRunStore } from './sqlite-run-store.js';
-import type { NewRun, RunQueue, RunStore } from './types.js';
+import type { RunStore } from './types.js';
 
-const NEW_RUN: NewRun = {
+const NEW_RUN: NewTaskRecord = {
   owner: 'sub:alice',
   tool: 'generate_report',
   arguments: {},
@@ -38,7 +39,7 @@ async function until(check: () => boolean): Promise<void> {
 describe('createInProcessRunQueue', () => {
   let dir = '';
   let store: RunStore;
-  const queues: RunQueue[] = [];
+  const queues: TaskQueue[] = [];
   const queue = (options: Partial<InProcessRunQueueOptions> = {}) => {
     const created = createInProcessRunQueue({
       store,

@@ -1,6 +1,6 @@
 /**
  * @module runs/in-process-queue
- * `createInProcessRunQueue()`: the {@link RunQueue} for SQLite, where one process owns the database
+ * `createInProcessRunQueue()`: the {@link TaskQueue} for SQLite, where one process owns the database
  * and so owns every run. Runs wait in memory, and nothing is lost by that: a run is durable in the
  * store before it is enqueued, and `start` enqueues every unfinished run again, so a restart
  * resumes whatever the last process left. Each owner waits in a line of its own, and free slots
@@ -9,6 +9,7 @@
  * suite in `backend-runs.test.ts`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TaskQueue } from '@mcp-workshop/shared/tasks-port';
 import type { Logger } from '../logger.js';
 import { ownerShare, pickTurns, turnsToYield } from './fair-share.js';
 import {
@@ -19,7 +20,7 @@ import {
   RunHandOffError,
   STOP_GRACE_MS,
 } from './hand-off.js';
-import type { RunQueue, RunStore } from './types.js';
+import type { RunStore } from './types.js';
 
 /** A handler that threw waits this long before its next try: long enough for a blip to pass. */
 export const RUN_RETRY_DELAY_MS = 1_000;
@@ -51,7 +52,7 @@ export function createInProcessRunQueue({
   concurrency = RUN_CONCURRENCY,
   retryDelayMs = RUN_RETRY_DELAY_MS,
   stopGraceMs = STOP_GRACE_MS,
-}: InProcessRunQueueOptions): RunQueue {
+}: InProcessRunQueueOptions): TaskQueue {
   let handler: RunHandler | undefined;
   let stopped = false;
   const share = ownerShare(concurrency);

@@ -1,15 +1,16 @@
 /**
- * The lazy run store opens once, on first use, again after a failed open, and never after close;
- * the lazy run queue loads on start only, and a failed start may be tried again.
+ * The lazy run store opens on first use and forwards to what it opened (sharing, retrying and
+ * closing are `lazyOpen`'s, tested in `lazy-open.test.ts`); the lazy run queue loads on start
+ * only, and a failed start may be tried again.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { TaskQueue } from '@mcp-workshop/shared/tasks-port';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../test-support/silent-logger.js';
 import { lazyRunQueue, lazyRunStore } from './lazy.js';
 import { openSqliteRunStore } from './sqlite-run-store.js';
-import type { RunQueue } from './types.js';
 
 describe('lazyRunStore', () => {
   let dir = '';
@@ -18,28 +19,33 @@ describe('lazyRunStore', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('opens once for concurrent first calls, again after a failed open, and not after close', async () => {
+  it('opens on first use, forwards to the opened store, and refuses calls after close', async () => {
     let opens = 0;
-    let fail = true;
     const store = lazyRunStore(() => {
       opens += 1;
-      if (fail) throw new Error('database away');
       return openSqliteRunStore({ dataDir: dir, logger: createSilentLogger() });
     });
     expect(opens).toBe(0);
-    await expect(store.unfinished()).rejects.toThrow('database away');
-    fail = false;
-    const [a, b] = await Promise.all([store.unfinished(), store.unfinished()]);
-    expect([a, b, opens]).toEqual([[], [], 2]);
+    const run = await store.create({
+      owner: 'sub:alice',
+      tool: 't',
+      arguments: {},
+      caller: {},
+      ttlMs: 60_000,
+      pollIntervalMs: 500,
+    });
+    expect(await store.unfinished()).toEqual([{ id: run.id, owner: 'sub:alice' }]);
+    expect((await store.get('sub:alice', run.id))?.status).toBe('working');
+    expect(opens).toBe(1);
     await store.close();
-    await expect(store.unfinished()).rejects.toThrow('closed');
-    expect(opens).toBe(2);
+    await expect(store.unfinished()).rejects.toThrow('The run store is closed.');
+    expect(opens).toBe(1);
   });
 });
 
 describe('lazyRunQueue', () => {
   /** A queue that records what it was asked, and whose start fails while `failStart` is set. */
-  function recordingQueue(calls: string[], failStart: { on: boolean }): RunQueue {
+  function recordingQueue(calls: string[], failStart: { on: boolean }): TaskQueue {
     return {
       enqueue: async (id) => void calls.push(`enqueue ${id}`),
       async start() {

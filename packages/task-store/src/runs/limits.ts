@@ -6,8 +6,8 @@
  * throw plain `Error`s, not messages for a model. Tested through the run-store contract.
  */
 import { randomBytes } from 'node:crypto';
+import type { NewTaskRecord, TaskError, TaskRecordUpdate, TaskStatus } from '@mcp-workshop/shared/tasks-port';
 import { checkOwner } from '../store.js';
-import type { NewRun, RunError, RunStatus, RunUpdate } from './types.js';
 
 /** 128 random bits: nobody guesses another's run, and base64url keeps the id URL- and JSON-safe. */
 export const RUN_ID_BYTES = 16;
@@ -53,8 +53,8 @@ export function checkMaxActive(maxActive: number): void {
   checkInteger('active-run cap (maxActive)', maxActive, 1, MAX_ACTIVE_RUNS_LIMIT);
 }
 
-export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['working', 'input_required'];
-const ALL_STATUSES: ReadonlySet<string> = new Set<RunStatus>([
+export const ACTIVE_RUN_STATUSES: readonly TaskStatus[] = ['working', 'input_required'];
+const ALL_STATUSES: ReadonlySet<string> = new Set<TaskStatus>([
   'working',
   'input_required',
   'completed',
@@ -102,7 +102,7 @@ export interface CheckedNewRun {
   caller: StoredJson;
 }
 
-export function checkNewRun(run: NewRun): CheckedNewRun {
+export function checkNewRun(run: NewTaskRecord): CheckedNewRun {
   checkOwner(run.owner);
   checkText('tool', run.tool, 1, MAX_RUN_TOOL_LENGTH);
   checkInteger('ttlMs', run.ttlMs, 1, MAX_RUN_TTL_MS);
@@ -128,7 +128,7 @@ export interface CheckedUpdate {
  * A result goes with `completed` only, an error with `failed` only (each needs its own), and open
  * questions with `input_required` only.
  */
-export function checkUpdate(update: RunUpdate): CheckedUpdate {
+export function checkUpdate(update: TaskRecordUpdate): CheckedUpdate {
   if (!ALL_STATUSES.has(update.status))
     throw new Error(`Not a run status: ${JSON.stringify(update.status)}.`);
   if (update.statusMessage !== undefined && update.statusMessage !== null) {
@@ -183,7 +183,7 @@ export function checkStepKey(key: string): void {
   checkText('step key', key, 1, MAX_RUN_STEP_KEY_LENGTH);
 }
 
-function checkRunError(error: RunError): RunError {
+function checkRunError(error: TaskError): TaskError {
   if (typeof error !== 'object' || error === null || !Number.isSafeInteger(error.code)) {
     throw new Error("A run's error must be a JSON-RPC error: an integer code and a message.");
   }

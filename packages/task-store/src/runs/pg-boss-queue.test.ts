@@ -15,17 +15,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
+import type { NewTaskRecord, TaskQueue } from '@mcp-workshop/shared/tasks-port';
 import { type PostgresCluster, startPostgres, systemPrograms } from '@mcp-workshop/test-infra';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTaskPool } from '../postgres-pool.js';
+import { createStorePool } from '../postgres-pool.js';
 import { createSilentLogger } from '../test-support/silent-logger.js';
 import { transpileForChild } from '../test-support/transpile-for-child.js';
 import { GAVE_UP_ERROR, RUN_RETRY_LIMIT, type RunHandler, RunHandOffError } from './hand-off.js';
 import { PG_BOSS_SCHEMA, type PgBossTiming, RUN_QUEUE_NAME } from './pg-boss-jobs.js';
 import { createPgBossRunQueue, installLockName, PG_BOSS_TIMING } from './pg-boss-queue.js';
 import { openPostgresRunStore } from './postgres-run-store.js';
-import type { NewRun, RunQueue, RunStore } from './types.js';
+import type { RunStore } from './types.js';
 
 const available = systemPrograms('the pg-boss run queue tests', ['postgres']);
 
@@ -56,7 +57,7 @@ const TAKEOVER_WAIT_MS = 20_000;
 /** A job expiry no test here lives to see, so that only the queue's own hand-over can move a run. */
 const NEVER_EXPIRES_S = 3_600;
 
-const NEW_RUN: NewRun = {
+const NEW_RUN: NewTaskRecord = {
   owner: 'sub:alice',
   tool: 'generate_report',
   arguments: {},
@@ -109,7 +110,7 @@ describe.skipIf(!available.ok)('createPgBossRunQueue', () => {
   let databases = 0;
   let store: RunStore;
   let jobsPool: pg.Pool;
-  const queues: RunQueue[] = [];
+  const queues: TaskQueue[] = [];
   const queue = (timing: Partial<PgBossTiming> = TEST_TIMING) => {
     const created = createPgBossRunQueue({
       connectionString: url,
@@ -140,12 +141,12 @@ describe.skipIf(!available.ok)('createPgBossRunQueue', () => {
   beforeAll(async () => {
     cluster = await startPostgres();
   }, 60_000);
-  afterAll(() => cluster?.destroy());
+  afterAll(() => cluster?.destroy(), 60_000);
   beforeEach(async () => {
     databases += 1;
     url = await cluster.createDatabase(`queue_${databases}`);
     const logger = createSilentLogger();
-    store = await openPostgresRunStore({ pool: createTaskPool({ connectionString: url, logger }), logger });
+    store = await openPostgresRunStore({ pool: createStorePool({ connectionString: url, logger }), logger });
     jobsPool = new pg.Pool({ connectionString: url, max: 1 });
   });
   afterEach(async () => {
@@ -179,6 +180,23 @@ describe.skipIf(!available.ok)('createPgBossRunQueue', () => {
       await holder.end();
     }
   });
+
+  // Seen in a fresh-clone CI: two replicas on an empty database both called pgboss.create_queue
+  // after the install, and Postgres logged "deadlock detected" on its queue table.
+  it('creates its queue behind the install lock too: replicas starting at once leave no ERROR in the log', async () => {
+    const logged = () =>
+      cluster
+        .serverLog()
+        .split('\n')
+        .filter((line) => / ERROR: /.test(line));
+    const before = logged().length;
+    for (let round = 0; round < 6; round += 1) {
+      url = await cluster.createDatabase(`queue_race_${databases}_${round}`);
+      const pair = [queue(), queue(), queue()];
+      await Promise.all(pair.map((created) => created.start(async () => 'done')));
+    }
+    expect(logged().slice(before)).toEqual([]);
+  }, 60_000);
 
   it('runs each turn of a run once across two replicas, and leaves no job behind', async () => {
     const { calls, handler } = recorder(async (_id, _signal, turn) => (turn === 3 ? 'done' : 'continue'));

@@ -1,6 +1,6 @@
 /**
  * @module runs/pg-boss-queue
- * `createPgBossRunQueue()`: the {@link RunQueue} for Postgres, where several replicas share the
+ * `createPgBossRunQueue()`: the {@link TaskQueue} for Postgres, where several replicas share the
  * runs. Each run's next turn is a pg-boss job; whichever replica fetches it runs the handler. The
  * fetch is this queue's own (`pg-boss-fetch.ts`), fair across owners on every replica: each owner's
  * jobs form a line, and free slots go round the owners, never more than half of them to one owner
@@ -16,15 +16,17 @@
  * and sending its job) is found by `start`, which sends a job for every unfinished run that has none.
  *
  * A run can still see two turns at once in one case: `enqueue` while it has an active job (or a
- * handler that ignores its signal past the expiry). An `enqueue` that came while the queue was
- * starting, for a run the start found and queued, sends nothing: that race gave a new run two turns. The store makes that harmless, not free: a
- * step's first value wins, and a terminal status never changes. Test: `pg-boss-queue.test.ts`.
+ * handler that ignores its signal past the expiry). An `enqueue` that comes while the queue is
+ * starting, for a run the start found and queued, sends nothing, or that run would get two turns
+ * (ADR 020). The store makes the remaining case harmless, not free: a step's first value wins, and
+ * a terminal status never changes. Test: `pg-boss-queue.test.ts`.
  */
 
+import type { TaskQueue } from '@mcp-workshop/shared/tasks-port';
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../logger.js';
-import { createTaskPool } from '../postgres-pool.js';
+import { createStorePool } from '../postgres-pool.js';
 import { ownerShare, turnsToYield } from './fair-share.js';
 import {
   giveUp,
@@ -46,7 +48,7 @@ import {
   type RunJobData,
   runsWithJobs,
 } from './pg-boss-jobs.js';
-import type { RunQueue, RunStore } from './types.js';
+import type { RunStore } from './types.js';
 
 /**
  * A replica that dies mid-turn has its run taken over within expiry + two maintenance intervals +
@@ -95,7 +97,7 @@ interface Turn {
   done: Promise<void>;
 }
 
-export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
+export function createPgBossRunQueue(options: PgBossRunQueueOptions): TaskQueue {
   const { connectionString, store, logger, concurrency = RUN_CONCURRENCY, schema = PG_BOSS_SCHEMA } = options;
   const timing = { ...PG_BOSS_TIMING, ...options.timing };
   checkSettings(timing, schema);
@@ -259,7 +261,7 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
   };
 
   const open = async (handler: RunHandler): Promise<void> => {
-    const pool = createTaskPool({ connectionString, logger, max: PG_BOSS_POOL_MAX });
+    const pool = createStorePool({ connectionString, logger, max: PG_BOSS_POOL_MAX });
     const boss = new PgBoss({
       db: { executeSql: (text, values) => pool.query(text, values) },
       schema,
@@ -277,11 +279,12 @@ export function createPgBossRunQueue(options: PgBossRunQueueOptions): RunQueue {
     try {
       await installSerially(pool, schema, async () => {
         await boss.start();
+        // Under the same lock: two replicas calling create_queue at once deadlock in Postgres.
+        const queue = queueOptions(timing, JOB_RETRY_LIMIT);
+        await boss.createQueue(RUN_QUEUE_NAME, queue);
+        // createQueue leaves an existing queue as it was; this makes it match this version's settings.
+        await boss.updateQueue(RUN_QUEUE_NAME, queue);
       });
-      const queue = queueOptions(timing, JOB_RETRY_LIMIT);
-      await boss.createQueue(RUN_QUEUE_NAME, queue);
-      // createQueue leaves an existing queue as it was; this makes it match this version's settings.
-      await boss.updateQueue(RUN_QUEUE_NAME, queue);
       connection = { boss, pool };
       // Runs whose job was lost (stored, then the process died before sending it) get one now.
       const unfinished = await store.unfinished();
@@ -378,7 +381,9 @@ function checkSettings(timing: PgBossTiming, schema: string): void {
  * pg-boss checks "installed?" before taking its own lock, so two replicas that both see an empty
  * database both run the create script; the second fails with `type "job_state" already exists`,
  * which pg-boss then swallows, but Postgres has logged an ERROR that an operator would chase.
- * Behind this lock the second replica finds the schema there and creates nothing.
+ * Behind this lock the second replica finds the schema there and creates nothing. The run queue
+ * is created under it too: pgboss.create_queue, called by two replicas at once on a new database,
+ * deadlocks on its queue table (one start then fails with "deadlock detected").
  * Test: `pg-boss-queue.test.ts` (a start waits while the lock is held elsewhere).
  */
 export async function installSerially(

@@ -6,7 +6,7 @@
  */
 import { type PostgresCluster, startPostgres, systemPrograms } from '@mcp-workshop/test-infra';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { createTaskPool } from '../postgres-pool.js';
+import { createStorePool } from '../postgres-pool.js';
 import { describeRunStoreContract } from '../test-support/run-store-contract.js';
 import { createSilentLogger } from '../test-support/silent-logger.js';
 import { openPostgresRunStore } from './postgres-run-store.js';
@@ -21,7 +21,7 @@ describe.skipIf(!available.ok)('openPostgresRunStore', () => {
   beforeAll(async () => {
     cluster = await startPostgres();
   }, 60_000);
-  afterAll(() => cluster?.destroy());
+  afterAll(() => cluster?.destroy(), 60_000);
 
   describeRunStoreContract('Postgres', {
     async freshDatabase() {
@@ -31,7 +31,7 @@ describe.skipIf(!available.ok)('openPostgresRunStore', () => {
     open(options) {
       const logger = createSilentLogger();
       return openPostgresRunStore({
-        pool: createTaskPool({ connectionString: url, logger }),
+        pool: createStorePool({ connectionString: url, logger }),
         logger,
         ...options,
       });

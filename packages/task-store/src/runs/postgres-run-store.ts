@@ -6,12 +6,14 @@
  * another owner's, expired, terminal or missing. Each write is one statement. Contract:
  * `test-support/run-store-contract.ts`.
  */
+
+import type { NewTaskRecord, TaskError, TaskRecord, TaskStatus } from '@mcp-workshop/shared/tasks-port';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
-import type { TaskDatabase } from '../postgres-migrations.js';
-import { openTaskDatabase } from '../postgres-open.js';
-import { checkOwner, TaskStoreUnavailableError } from '../store.js';
+import type { StoreDatabase } from '../postgres-migrations.js';
+import { openStoreDatabase } from '../postgres-open.js';
+import { checkOwner, TodoStoreUnavailableError } from '../store.js';
 import { planAnswer } from './answers.js';
 import {
   ACTIVE_RUN_STATUSES,
@@ -27,7 +29,7 @@ import {
   stepBoundError,
   toStoredJson,
 } from './limits.js';
-import type { NewRun, Run, RunError, RunStatus, RunStore } from './types.js';
+import type { RunStore } from './types.js';
 
 const COLUMNS = [
   'id',
@@ -53,10 +55,10 @@ const COLUMNS = [
  */
 const ACTIVE_RUNS_LOCK_CLASS = 0x6d637072;
 
-type Row = Pick<Selectable<TaskDatabase['mcp_runs']>, (typeof COLUMNS)[number]>;
+type Row = Pick<Selectable<StoreDatabase['mcp_runs']>, (typeof COLUMNS)[number]>;
 
 export interface PostgresRunStoreOptions {
-  /** A pool of its own (`createTaskPool`); the store owns it from here, and `close()` ends it. */
+  /** A pool of its own (`createStorePool`); the store owns it from here, and `close()` ends it. */
   pool: pg.Pool;
   logger: Logger;
   /** Stamps `createdAt` and `lastUpdatedAt`, and decides what has expired; tests fix it. */
@@ -68,7 +70,7 @@ export interface PostgresRunStoreOptions {
 
 /**
  * Migrates the schema (the task list's Migrator; once across replicas) and returns the store.
- * Rejects with a `TaskStoreUnavailableError` when Postgres cannot be reached.
+ * Rejects with a `TodoStoreUnavailableError` when Postgres cannot be reached.
  */
 export async function openPostgresRunStore({
   pool,
@@ -77,8 +79,8 @@ export async function openPostgresRunStore({
   maxSteps = MAX_RUN_STEPS,
   maxStepsBytes = MAX_RUN_STEPS_BYTES,
 }: PostgresRunStoreOptions): Promise<RunStore> {
-  const { db, close } = await openTaskDatabase(pool).catch((error: unknown) => {
-    if (error instanceof TaskStoreUnavailableError)
+  const { db, close } = await openStoreDatabase(pool).catch((error: unknown) => {
+    if (error instanceof TodoStoreUnavailableError)
       logger.warn({ err: error.cause }, 'the run database is unreachable');
     throw error;
   });
@@ -86,7 +88,7 @@ export async function openPostgresRunStore({
   // Every read compares `expires_at` with the clock: a run past its TTL is gone to every reader,
   // whether or not `deleteExpired` has run yet.
   const runs = () => db.selectFrom('mcp_runs').select(COLUMNS);
-  const get = async (owner: string, id: string): Promise<Run | undefined> => {
+  const get = async (owner: string, id: string): Promise<TaskRecord | undefined> => {
     checkOwner(owner);
     if (!isRunId(id)) return undefined;
     const row = await runs()
@@ -97,7 +99,7 @@ export async function openPostgresRunStore({
     return row && toRun(row);
   };
 
-  const insert = (trx: Kysely<TaskDatabase>, run: NewRun, checked: CheckedNewRun) => {
+  const insert = (trx: Kysely<StoreDatabase>, run: NewTaskRecord, checked: CheckedNewRun) => {
     const created = now();
     return trx
       .insertInto('mcp_runs')
@@ -304,21 +306,21 @@ export async function openPostgresRunStore({
   };
 }
 
-function toRun(row: Row): Run {
+function toRun(row: Row): TaskRecord {
   return {
     id: row.id,
     owner: row.owner,
     tool: row.tool,
     arguments: row.arguments as Record<string, unknown>,
     caller: row.caller as Record<string, unknown>,
-    status: row.status as RunStatus,
+    status: row.status as TaskStatus,
     statusMessage: row.status_message,
     createdAt: row.created_at.toISOString(),
     lastUpdatedAt: row.last_updated_at.toISOString(),
     ttlMs: Number(row.ttl_ms),
     pollIntervalMs: row.poll_interval_ms,
     result: row.result as Record<string, unknown> | null,
-    error: row.error as RunError | null,
+    error: row.error as TaskError | null,
     inputRequests: row.input_requests as Record<string, unknown> | null,
   };
 }

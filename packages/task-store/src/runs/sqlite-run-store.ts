@@ -7,9 +7,17 @@
  * comes between. Its Postgres twin is `postgres-run-store.ts`; both answer to
  * `test-support/run-store-contract.ts`.
  */
+
+import type {
+  NewTaskRecord,
+  TaskError,
+  TaskRecord,
+  TaskStatus,
+  TaskStep,
+} from '@mcp-workshop/shared/tasks-port';
 import type { BindValues, Database, SQLiteValue } from 'node-sqlite3-wasm';
 import type { Logger } from '../logger.js';
-import { openTaskDatabaseFile } from '../sqlite-store.js';
+import { openStoreDatabaseFile } from '../sqlite-store.js';
 import { checkOwner } from '../store.js';
 import { planAnswer } from './answers.js';
 import {
@@ -24,7 +32,7 @@ import {
   stepBoundError,
   toStoredJson,
 } from './limits.js';
-import type { NewRun, Run, RunError, RunStatus, RunStep, RunStore } from './types.js';
+import type { RunStore } from './types.js';
 
 export interface SqliteRunStoreOptions {
   /** The task list's folder; the runs live in its database file. */
@@ -98,12 +106,12 @@ export function openSqliteRunStore({
   maxSteps = MAX_RUN_STEPS,
   maxStepsBytes = MAX_RUN_STEPS_BYTES,
 }: SqliteRunStoreOptions): RunStore {
-  const { db, retry } = openTaskDatabaseFile(dataDir, logger);
+  const { db, retry } = openStoreDatabaseFile(dataDir, logger);
   const one = (sql: string, values: BindValues): Row | undefined =>
     (retry(() => db.get(sql, values)) as Row | null) ?? undefined;
   const at = () => now().toISOString();
 
-  const create = (run: NewRun, maxActive: number | null): Run | undefined => {
+  const create = (run: NewTaskRecord, maxActive: number | null): TaskRecord | undefined => {
     const checked = checkNewRun(run);
     if (maxActive !== null) checkMaxActive(maxActive);
     const created = now();
@@ -240,21 +248,21 @@ export function openSqliteRunStore({
 
 type Row = Record<string, SQLiteValue>;
 
-function toRun(row: Row): Run {
+function toRun(row: Row): TaskRecord {
   return {
     id: String(row.id),
     owner: String(row.owner),
     tool: String(row.tool),
     arguments: JSON.parse(String(row.arguments)) as Record<string, unknown>,
     caller: JSON.parse(String(row.caller)) as Record<string, unknown>,
-    status: String(row.status) as RunStatus,
+    status: String(row.status) as TaskStatus,
     statusMessage: row.status_message === null ? null : String(row.status_message),
     createdAt: String(row.created_at),
     lastUpdatedAt: String(row.last_updated_at),
     ttlMs: Number(row.ttl_ms),
     pollIntervalMs: Number(row.poll_interval_ms),
     result: parse(row.result) as Record<string, unknown> | null,
-    error: parse(row.error) as RunError | null,
+    error: parse(row.error) as TaskError | null,
     inputRequests: parse(row.input_requests) as Record<string, unknown> | null,
   };
 }
@@ -277,6 +285,6 @@ function inTransaction<T>(db: Database, work: () => T): T {
   }
 }
 
-function toStep(row: Row): RunStep {
+function toStep(row: Row): TaskStep {
   return { key: String(row.step_key), value: JSON.parse(String(row.value)) };
 }

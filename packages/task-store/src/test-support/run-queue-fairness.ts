@@ -7,14 +7,15 @@
  */
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { NewTaskRecord, TaskQueue } from '@mcp-workshop/shared/tasks-port';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RUN_CONCURRENCY } from '../runs/hand-off.js';
-import type { NewRun, RunQueue, RunStore } from '../runs/types.js';
+import type { RunStore } from '../runs/types.js';
 
 /** What the suite needs of a backend: its runs, and a new queue over them at `RUN_CONCURRENCY`. */
 export interface QueueUnderTest {
   runs: RunStore;
-  queue: RunQueue;
+  queue: TaskQueue;
   close(): Promise<void>;
 }
 
@@ -23,7 +24,7 @@ const BOB = 'sub:bob';
 /** A safety net for a loaded machine, never a bound the test measures. */
 const WAIT_LIMIT_MS = 60_000;
 
-const newRun = (owner: string): NewRun => ({
+const newRun = (owner: string): NewTaskRecord => ({
   owner,
   tool: 'generate_report',
   arguments: {},

@@ -5,9 +5,11 @@
  * The shape of a run, owner binding, expiry, terminal statuses, steps, size bounds, hostile ids,
  * and what two stores on one database (replicas) see when they race.
  */
+
+import type { NewTaskRecord, TaskRecord } from '@mcp-workshop/shared/tasks-port';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_RUN_JSON_BYTES, MAX_RUN_TTL_MS } from '../runs/limits.js';
-import type { NewRun, Run, RunStore } from '../runs/types.js';
+import type { RunStore } from '../runs/types.js';
 import { MAX_OWNER_LENGTH, SHARED_OWNER } from '../store.js';
 
 export interface RunStoreOpenOptions {
@@ -42,7 +44,7 @@ function manualClock() {
   return clock;
 }
 
-const report = (owner = ALICE): NewRun => ({
+const report = (owner = ALICE): NewTaskRecord => ({
   owner,
   tool: 'generate_report',
   arguments: { month: '2026-07', sections: ['sales', 'costs'] },
@@ -100,7 +102,7 @@ export function describeRunStoreContract(adapter: string, under: RunStoreUnderTe
         result: null,
         error: null,
         inputRequests: null,
-      } satisfies Run);
+      } satisfies TaskRecord);
       expect(await store.get(ALICE, run.id)).toEqual(run);
       expect(await store.load(run.id)).toEqual(run);
       expect((await store.create(report())).statusMessage).toBeNull();
@@ -402,7 +404,7 @@ export function describeRunStoreContract(adapter: string, under: RunStoreUnderTe
       expect(await store.steps(run.id)).toEqual([{ key: 'a', value: 1 }]);
     });
 
-    it.each<[string, (store: RunStore, run: Run) => Promise<unknown>, string]>([
+    it.each<[string, (store: RunStore, run: TaskRecord) => Promise<unknown>, string]>([
       [
         'arguments over 1 MiB',
         (s) => s.create({ ...report(), arguments: { a: 'x'.repeat(MAX_RUN_JSON_BYTES) } }),

@@ -56,8 +56,8 @@ const STRUCTURAL = new Set([
   '$ref',
   'additionalProperties',
 ]);
-/** Narrow the allowed values; moved into the description, enforced by `validate()`. */
-const CONSTRAINTS = [
+/** Narrow the allowed values; moved into the description, enforced by `validate()`. The eval's lint names them. */
+export const CONSTRAINTS = [
   'format',
   'pattern',
   'minLength',

@@ -3,9 +3,9 @@
  * list may change, as `pnpm dev`'s does, so the agent holds a tool-change subscription: the answer
  * comes, and the CLI's own shutdown writes nothing at warning level or above on stderr.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { type NodeRun, runNode } from '@mcp-workshop/test-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ScriptedOpenAI, startScriptedOpenAI } from '../test-support/scripted-openai.js';
 import { type FixtureServer, startFixtureServer } from './test-support/fixture-server.js';
@@ -29,10 +29,9 @@ afterAll(async () => {
   await fixture?.close();
 });
 
-function ask(question: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, 'ask', question], {
+function ask(question: string): Promise<NodeRun> {
+  return runNode(CLI, ['ask', question], {
     env: {
-      PATH: process.env.PATH ?? '',
       MCP_SERVER_URL: fixture.url,
       OPENAI_BASE_URL: openai.baseUrl,
       OPENAI_API_KEY: 'not-needed',
@@ -40,18 +39,8 @@ function ask(question: string): Promise<{ code: number | null; stdout: string; s
       OPENAI_API: 'chat',
       LOG_LEVEL: 'info',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: RUN_LIMIT_MS,
+    timeoutMs: RUN_LIMIT_MS,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
 
 /** The JSON log lines of stderr (pino's), parsed. */

@@ -29,8 +29,8 @@ describe('explain_task', () => {
     ).completion;
 
   it('embeds an open task as a tasks://<id> resource and offers complete_task', async () => {
-    await fixture.deps.tasks.add('', 'Book flights');
-    const task = await fixture.deps.tasks.add('', 'Renew passport');
+    await fixture.deps.todos.add('', 'Book flights');
+    const task = await fixture.deps.todos.add('', 'Renew passport');
     const result = await get(String(task.id));
     expect(result.messages.map((message) => message.role)).toEqual(['user', 'user']);
     const [embedded, ask] = result.messages.map((message) => message.content);
@@ -46,7 +46,7 @@ describe('explain_task', () => {
   });
 
   it('embeds exactly what resources/read answers for the same tasks://<id>', async () => {
-    const task = await fixture.deps.tasks.add('', 'Renew passport');
+    const task = await fixture.deps.todos.add('', 'Renew passport');
     const client = await connect();
     const prompt = await client.getPrompt({ name: 'explain_task', arguments: { id: String(task.id) } });
     const { contents } = await client.readResource({ uri: `tasks://${task.id}` });
@@ -54,8 +54,8 @@ describe('explain_task', () => {
   });
 
   it('asks about follow-ups instead when the task is done', async () => {
-    const task = await fixture.deps.tasks.add('', 'Renew passport');
-    const done = await fixture.deps.tasks.complete('', task.id);
+    const task = await fixture.deps.todos.add('', 'Renew passport');
+    const done = await fixture.deps.todos.complete('', task.id);
     const result = await get(String(task.id));
     const ask = result.messages[1]?.content;
     expect(ask?.type === 'text' ? ask.text : '').toContain(`It was completed at ${done?.completedAt}`);
@@ -80,7 +80,7 @@ describe('explain_task', () => {
     ['a null byte', '1\u0000'],
     ['a prototype key', '__proto__'],
   ])('answers -32602 when the id is %s', async (_label, id) => {
-    await fixture.deps.tasks.add('', 'Book flights');
+    await fixture.deps.todos.add('', 'Book flights');
     await expect(get(id)).rejects.toMatchObject({ code: -32602 });
   });
 
@@ -92,14 +92,14 @@ describe('explain_task', () => {
   });
 
   it('completes ids that start with the typed digits, oldest first', async () => {
-    for (let i = 1; i <= 12; i++) await fixture.deps.tasks.add('', `task ${i}`);
+    for (let i = 1; i <= 12; i++) await fixture.deps.todos.add('', `task ${i}`);
     expect(await complete('1')).toEqual({ values: ['1', '10', '11', '12'], total: 4, hasMore: false });
     expect((await complete('7')).values).toEqual(['7']);
     expect((await complete('x')).values).toEqual([]);
   });
 
   it('returns the first 100 ids with hasMore when there are more', async () => {
-    for (let i = 1; i <= 150; i++) await fixture.deps.tasks.add('', `task ${i}`);
+    for (let i = 1; i <= 150; i++) await fixture.deps.todos.add('', `task ${i}`);
     const completion = await complete('');
     expect(completion.values).toHaveLength(100);
     expect(completion.values[0]).toBe('1');
@@ -111,7 +111,7 @@ describe('explain_task', () => {
     const failing = {
       ...fixture.deps,
       tasks: {
-        ...fixture.deps.tasks,
+        ...fixture.deps.todos,
         list: () => {
           throw new Error('database is locked');
         },

@@ -6,20 +6,20 @@
  * request's own token too). Test: `explain-task.test.ts`.
  */
 
-import type { Task } from '@mcp-workshop/task-store';
-import { completable, type GetPromptResult } from '@modelcontextprotocol/server';
-import { z } from 'zod';
-import { taskCompletionOwner } from '../resources/tasks.js';
-import { TASKS_READ } from '../scopes.js';
-import { cacheJsonSchema } from '../tools/cached-schema.js';
-import type { ToolDeps } from '../tools/deps.js';
 import {
+  cacheJsonSchema,
   invalidArgument,
   promptCaller,
   runPrompt,
   safeCompletions,
-  type WorkshopPrompt,
-} from './define-prompt.js';
+} from '@mcp-workshop/mcp-host/kit';
+import type { Todo } from '@mcp-workshop/task-store';
+import { completable, type GetPromptResult } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { ToolDeps } from '../deps.js';
+import { TASKS_READ } from '../deps.js';
+import { taskCompletionOwner } from '../resources/tasks.js';
+import type { WorkshopPrompt } from './index.js';
 
 const NAME = 'explain_task';
 /** Digits only, and few enough that the number stays a safe integer (the store's ids are). */
@@ -29,11 +29,11 @@ const TASK_ID_PATTERN = /^[1-9]\d{0,14}$/;
  * Ids of the caller's tasks, oldest first, that start with what was typed ("1" → "1", "10",
  * "11"…); none when the caller may not read tasks.
  */
-export async function completeTaskId(deps: ToolDeps, value: string): Promise<string[]> {
+export async function completeTodoId(deps: ToolDeps, value: string): Promise<string[]> {
   const owner = taskCompletionOwner();
   if (owner === undefined) return [];
   const typed = value.trim();
-  return (await deps.tasks.list(owner, 'all'))
+  return (await deps.todos.list(owner, 'all'))
     .map((task) => String(task.id))
     .filter((id) => id.startsWith(typed));
 }
@@ -46,14 +46,14 @@ function buildArgsSchema(deps: ToolDeps) {
           .string()
           .regex(TASK_ID_PATTERN, 'must be a task id, a positive whole number such as "3"')
           .describe('The id of the task to explain, e.g. "3"; ask for completions to see the existing ids.'),
-        safeCompletions(NAME, deps, (value) => completeTaskId(deps, value)),
+        safeCompletions(NAME, deps.logger, (value) => completeTodoId(deps, value)),
       ),
     }),
   );
 }
 
 /**
- * One schema per deps, not per server: its completion reads `deps.tasks`, but building it (and
+ * One schema per deps, not per server: its completion reads `deps.todos`, but building it (and
  * converting it for `prompts/list`) on every `createMcpServer`, which runs per session and per
  * request, was a large part of that call's cost. Weak, so dropped deps (tests) take it along.
  */
@@ -71,7 +71,7 @@ function argsSchema(deps: ToolDeps): ReturnType<typeof buildArgsSchema> {
 export const explainTask: WorkshopPrompt = {
   name: NAME,
   scopes: [TASKS_READ],
-  register(server, deps) {
+  register(server, { deps }) {
     server.registerPrompt(
       NAME,
       {
@@ -82,13 +82,15 @@ export const explainTask: WorkshopPrompt = {
         argsSchema: argsSchema(deps),
       },
       ({ id }, ctx) =>
-        runPrompt(NAME, deps, () => buildExplanation(deps, promptCaller(explainTask, ctx), Number(id))),
+        runPrompt(NAME, deps.logger, () =>
+          buildExplanation(deps, promptCaller(explainTask, ctx), Number(id)),
+        ),
     );
   },
 };
 
 async function buildExplanation(deps: ToolDeps, owner: string, id: number): Promise<GetPromptResult> {
-  const task = await deps.tasks.get(owner, id);
+  const task = await deps.todos.get(owner, id);
   if (!task) {
     throw invalidArgument(NAME, `No task with id ${id}. Complete the id argument to see the existing ids.`);
   }
@@ -111,7 +113,7 @@ async function buildExplanation(deps: ToolDeps, owner: string, id: number): Prom
   };
 }
 
-function question(task: Task): string {
+function question(task: Todo): string {
   const state = task.done
     ? `It was completed at ${task.completedAt}; say whether it needs a follow-up, and offer to add one with add_task.`
     : 'It is still open. If it turns out to be done already, offer to mark it done with the complete_task tool.';

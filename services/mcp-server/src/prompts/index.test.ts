@@ -1,8 +1,7 @@
 import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
 import { ContentBlockSchema } from '@mcp-workshop/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../server.js';
-import { SDK_PATCH_NOT_APPLIED } from '../test-support/sdk-patch.js';
+import { createMcpServer } from '../test-support/server.js';
 import { prompts } from './index.js';
 import { createPromptFixture, type PromptFixture } from './test-support/fixture.js';
 
@@ -65,7 +64,7 @@ describe('registerPrompts', () => {
   });
 
   it('returns user messages with valid content blocks from every prompt', async () => {
-    const task = await fixture.deps.tasks.add('', 'Book flights');
+    const task = await fixture.deps.todos.add('', 'Book flights');
     const client = await connect();
     const args: Record<string, Record<string, string>> = {
       plan_trip: { city: 'Oslo' },
@@ -88,7 +87,8 @@ describe('registerPrompts', () => {
     await expect(client.getPrompt({ name: '__proto__' })).rejects.toMatchObject({ code: -32602 });
   });
 
-  // SDK 2.4.0 answered -32603 here (typescript-sdk #2284); our SDK patch fixes it (see test/sdk-patch.test.ts).
+  // SDK 2.4.0 answered -32603 here (typescript-sdk #2284); our SDK patch fixes it. dev/host-integration's
+  // sdk-patch.test.ts tests the patch itself and names the patch file and SDK version when it is missing.
   it('answers -32602 when an argument is not a string', async () => {
     const client = await connect();
     const error: unknown = await client
@@ -100,7 +100,10 @@ describe('registerPrompts', () => {
         () => undefined,
         (caught: unknown) => caught,
       );
-    expect((error as { code?: unknown } | undefined)?.code, SDK_PATCH_NOT_APPLIED).toBe(-32602);
+    expect(
+      (error as { code?: unknown } | undefined)?.code,
+      'the SDK patch (series 01) is not applied: see patches/README.md',
+    ).toBe(-32602);
   });
 
   it('answers a JSON-RPC error and keeps serving when an argument is not a string', async () => {
@@ -126,7 +129,7 @@ describe('registerPrompts', () => {
   });
 
   it('answers completion/complete for resource templates through the same handler', async () => {
-    const task = await fixture.deps.tasks.add('', 'Book flights');
+    const task = await fixture.deps.todos.add('', 'Book flights');
     const client = await connect();
     const { completion } = await client.complete({
       ref: { type: 'ref/resource', uri: 'tasks://{id}' },

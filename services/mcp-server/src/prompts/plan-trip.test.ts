@@ -1,7 +1,7 @@
 import { ToolError } from '@mcp-workshop/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ToolDeps } from '../deps.js';
 import { type Connected, connectInMemory } from '../test-support/in-memory.js';
-import type { ToolDeps } from '../tools/deps.js';
 import { CITIES } from '../weather/cities.js';
 import type { WeatherProvider, WeatherReport } from '../weather/provider.js';
 import { completeCity, DAY_CHOICES, unknownCityMessage } from './plan-trip.js';

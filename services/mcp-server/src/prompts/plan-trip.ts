@@ -3,14 +3,15 @@
  * `plan_trip`: fetches the forecast for a dataset city, embeds it as a `weather://` resource and
  * asks the model for a day-by-day plan around it. Test: `plan-trip.test.ts`.
  */
+
+import { cacheJsonSchema, invalidArgument, promptText, runPrompt } from '@mcp-workshop/mcp-host/kit';
 import { completable, type GetPromptResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { cacheJsonSchema } from '../tools/cached-schema.js';
-import type { ToolDeps } from '../tools/deps.js';
+import type { ToolDeps } from '../deps.js';
 import { CITIES, type City } from '../weather/cities.js';
 import { findCity, normalizeName, quoteForMessage, suggestCities } from '../weather/lookup.js';
 import { MAX_FORECAST_DAYS, type WeatherReport } from '../weather/provider.js';
-import { invalidArgument, promptText, runPrompt, type WorkshopPrompt } from './define-prompt.js';
+import type { WorkshopPrompt } from './index.js';
 
 const NAME = 'plan_trip';
 /** Place names are short ("Rio de Janeiro, Brazil"); the same cap as get_weather's location. */
@@ -72,7 +73,7 @@ const argsSchema = cacheJsonSchema(
 export const planTrip: WorkshopPrompt = {
   name: NAME,
   scopes: [],
-  register(server, deps) {
+  register(server, { deps }) {
     server.registerPrompt(
       NAME,
       {
@@ -83,7 +84,7 @@ export const planTrip: WorkshopPrompt = {
         argsSchema,
       },
       ({ city, days }, ctx) =>
-        runPrompt(NAME, deps, () =>
+        runPrompt(NAME, deps.logger, () =>
           buildPlanTrip(deps, city, Number(days ?? DEFAULT_DAYS), ctx.mcpReq.signal),
         ),
     );

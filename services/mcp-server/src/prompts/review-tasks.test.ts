@@ -1,14 +1,14 @@
-import type { Task } from '@mcp-workshop/task-store';
+import type { Todo } from '@mcp-workshop/task-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Connected, connectInMemory } from '../test-support/in-memory.js';
-import { MAX_REVIEW_TASKS } from './review-tasks.js';
+import { MAX_REVIEW_TODOS } from './review-tasks.js';
 import { createPromptFixture, type PromptFixture } from './test-support/fixture.js';
 
 interface Snapshot {
   status: string;
   total: number;
   shown: number;
-  tasks: Task[];
+  tasks: Todo[];
 }
 
 describe('review_tasks', () => {
@@ -33,17 +33,17 @@ describe('review_tasks', () => {
   };
   const addTasks = async (...titles: string[]) => {
     const tasks = [];
-    for (const title of titles) tasks.push(await fixture.deps.tasks.add('', title));
+    for (const title of titles) tasks.push(await fixture.deps.todos.add('', title));
     return tasks;
   };
 
   it('embeds every task as JSON and asks which to complete when no status is given', async () => {
     const [first, second] = await addTasks('Book flights', 'Pack bags');
-    await fixture.deps.tasks.complete('', second?.id ?? 0);
+    await fixture.deps.todos.complete('', second?.id ?? 0);
     const { result, snapshot, ask } = await get();
     expect(result.messages.map((message) => message.role)).toEqual(['user', 'user']);
     expect(snapshot).toMatchObject({ status: 'all', total: 2, shown: 2 });
-    expect(snapshot.tasks).toEqual(await fixture.deps.tasks.list('', 'all'));
+    expect(snapshot.tasks).toEqual(await fixture.deps.todos.list('', 'all'));
     expect(snapshot.tasks[0]).toMatchObject({ id: first?.id, title: 'Book flights', done: false });
     expect(ask).toMatch(/to do next/);
     expect(ask).toMatch(/complete_task/);
@@ -51,14 +51,14 @@ describe('review_tasks', () => {
 
   it('embeds only open tasks when status is "open"', async () => {
     const [, done] = await addTasks('Book flights', 'Pack bags');
-    await fixture.deps.tasks.complete('', done?.id ?? 0);
+    await fixture.deps.todos.complete('', done?.id ?? 0);
     const { snapshot } = await get({ status: 'open' });
     expect(snapshot.tasks.map((task) => task.title)).toEqual(['Book flights']);
   });
 
   it('asks for a retrospective instead of completions when status is "done"', async () => {
     const [task] = await addTasks('Book flights');
-    await fixture.deps.tasks.complete('', task?.id ?? 0);
+    await fixture.deps.todos.complete('', task?.id ?? 0);
     const { snapshot, ask } = await get({ status: 'done' });
     expect(snapshot.total).toBe(1);
     expect(ask).toMatch(/finished tasks/);
@@ -77,15 +77,15 @@ describe('review_tasks', () => {
     expect(ask).toMatch(/Focus on this: the trip to Oslo\nand packing$/);
   });
 
-  it('embeds at most MAX_REVIEW_TASKS tasks and says how many were left out', async () => {
-    await addTasks(...Array.from({ length: MAX_REVIEW_TASKS + 5 }, (_, i) => `task ${i + 1}`));
+  it('embeds at most MAX_REVIEW_TODOS tasks and says how many were left out', async () => {
+    await addTasks(...Array.from({ length: MAX_REVIEW_TODOS + 5 }, (_, i) => `task ${i + 1}`));
     const { result, snapshot } = await get();
-    expect(snapshot).toMatchObject({ total: MAX_REVIEW_TASKS + 5, shown: MAX_REVIEW_TASKS });
-    expect(snapshot.tasks).toHaveLength(MAX_REVIEW_TASKS);
+    expect(snapshot).toMatchObject({ total: MAX_REVIEW_TODOS + 5, shown: MAX_REVIEW_TODOS });
+    expect(snapshot.tasks).toHaveLength(MAX_REVIEW_TODOS);
     const first = result.messages[0]?.content;
     expect(first?.type === 'text' ? first.text : '').toMatch(
       new RegExp(
-        `Only the first ${MAX_REVIEW_TASKS} of ${MAX_REVIEW_TASKS + 5} tasks are shown; call list_tasks`,
+        `Only the first ${MAX_REVIEW_TODOS} of ${MAX_REVIEW_TODOS + 5} tasks are shown; call list_tasks`,
       ),
     );
   });

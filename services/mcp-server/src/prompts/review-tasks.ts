@@ -5,23 +5,23 @@
  * the request's own token too. Test: `review-tasks.test.ts`.
  */
 
-import type { Task, TaskStatusFilter } from '@mcp-workshop/task-store';
+import { cacheJsonSchema, promptCaller, promptText, runPrompt } from '@mcp-workshop/mcp-host/kit';
+import type { Todo, TodoStatusFilter } from '@mcp-workshop/task-store';
 import { completable, type GetPromptResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { TASKS_READ } from '../scopes.js';
-import { cacheJsonSchema } from '../tools/cached-schema.js';
-import type { ToolDeps } from '../tools/deps.js';
-import { promptCaller, promptText, runPrompt, type WorkshopPrompt } from './define-prompt.js';
+import type { ToolDeps } from '../deps.js';
+import { TASKS_READ } from '../deps.js';
+import type { WorkshopPrompt } from './index.js';
 
 const NAME = 'review_tasks';
-export const STATUS_CHOICES = ['all', 'open', 'done'] as const satisfies readonly TaskStatusFilter[];
+export const STATUS_CHOICES = ['all', 'open', 'done'] as const satisfies readonly TodoStatusFilter[];
 /** A sentence or two of emphasis, not a document. */
 const MAX_FOCUS_LENGTH = 500;
 /**
  * The store allows 10,000 tasks; embedding them all would flood the model's context. Past this
  * many the prompt says how many were left out and points at list_tasks.
  */
-export const MAX_REVIEW_TASKS = 200;
+export const MAX_REVIEW_TODOS = 200;
 
 /** Built once per process, with its JSON Schema for `prompts/list` cached (cached-schema.ts). */
 const argsSchema = cacheJsonSchema(
@@ -39,7 +39,7 @@ const argsSchema = cacheJsonSchema(
 export const reviewTasks: WorkshopPrompt = {
   name: NAME,
   scopes: [TASKS_READ],
-  register(server, deps) {
+  register(server, { deps }) {
     server.registerPrompt(
       NAME,
       {
@@ -50,7 +50,7 @@ export const reviewTasks: WorkshopPrompt = {
         argsSchema,
       },
       ({ status, focus }, ctx) =>
-        runPrompt(NAME, deps, () =>
+        runPrompt(NAME, deps.logger, () =>
           buildReview(deps, promptCaller(reviewTasks, ctx), status ?? 'all', focus?.trim()),
         ),
     );
@@ -60,11 +60,11 @@ export const reviewTasks: WorkshopPrompt = {
 async function buildReview(
   deps: ToolDeps,
   owner: string,
-  status: TaskStatusFilter,
+  status: TodoStatusFilter,
   focus: string | undefined,
 ): Promise<GetPromptResult> {
-  const tasks = await deps.tasks.list(owner, status);
-  const shown = tasks.slice(0, MAX_REVIEW_TASKS);
+  const tasks = await deps.todos.list(owner, status);
+  const shown = tasks.slice(0, MAX_REVIEW_TODOS);
   const snapshot = { status, total: tasks.length, shown: shown.length, tasks: shown };
   const omitted =
     tasks.length > shown.length
@@ -85,7 +85,7 @@ async function buildReview(
   };
 }
 
-function instructions(status: TaskStatusFilter, tasks: readonly Task[], focus: string | undefined): string {
+function instructions(status: TodoStatusFilter, tasks: readonly Todo[], focus: string | undefined): string {
   const focusLine = focus ? `\n\nFocus on this: ${focus}` : '';
   if (tasks.length === 0) {
     const which = status === 'all' ? 'no tasks' : `no ${status} tasks`;

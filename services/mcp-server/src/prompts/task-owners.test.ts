@@ -6,7 +6,7 @@
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TASKS_READ, TASKS_WRITE } from '../scopes.js';
+import { TASKS_READ, TASKS_WRITE } from '../deps.js';
 import { type Connected, connectInMemory, tokenFor } from '../test-support/in-memory.js';
 import { createPromptFixture, type PromptFixture } from './test-support/fixture.js';
 
@@ -31,8 +31,8 @@ describe('task prompts, per owner and scope', () => {
   const bob = () => as(tokenFor('bob', [TASKS_READ]));
 
   it("embeds only the caller's tasks in review_tasks", async () => {
-    await fixture.deps.tasks.add(ALICE, 'her secret plan');
-    const his = await fixture.deps.tasks.add('sub:bob', 'his errand');
+    await fixture.deps.todos.add(ALICE, 'her secret plan');
+    const his = await fixture.deps.todos.add('sub:bob', 'his errand');
     const result = await (await bob()).getPrompt({ name: 'review_tasks', arguments: {} });
     const all = JSON.stringify(result);
     expect(all).toContain('his errand');
@@ -42,7 +42,7 @@ describe('task prompts, per owner and scope', () => {
   });
 
   it("answers explain_task for another user's task exactly like a missing one", async () => {
-    const hers = await fixture.deps.tasks.add(ALICE, 'her secret plan');
+    const hers = await fixture.deps.todos.add(ALICE, 'her secret plan');
     const client = await bob();
     const error = await client
       .getPrompt({ name: 'explain_task', arguments: { id: String(hers.id) } })
@@ -53,8 +53,8 @@ describe('task prompts, per owner and scope', () => {
   });
 
   it("completes explain_task ids from the caller's tasks only", async () => {
-    await fixture.deps.tasks.add(ALICE, 'hers');
-    const his = await fixture.deps.tasks.add('sub:bob', 'his');
+    await fixture.deps.todos.add(ALICE, 'hers');
+    const his = await fixture.deps.todos.add('sub:bob', 'his');
     const { completion } = await (await bob()).complete({
       ref: { type: 'ref/prompt', name: 'explain_task' },
       argument: { name: 'id', value: '' },
@@ -65,7 +65,7 @@ describe('task prompts, per owner and scope', () => {
   it.each(['review_tasks', 'explain_task'])(
     'refuses %s to a token without tasks:read with a JSON-RPC error naming the scope',
     async (name) => {
-      const hers = await fixture.deps.tasks.add(ALICE, 'her secret plan');
+      const hers = await fixture.deps.todos.add(ALICE, 'her secret plan');
       const writer = await as(tokenFor('alice', [TASKS_WRITE]));
       const error = await writer
         .getPrompt({ name, arguments: name === 'explain_task' ? { id: String(hers.id) } : {} })
@@ -79,7 +79,7 @@ describe('task prompts, per owner and scope', () => {
   );
 
   it('completes no explain_task ids without tasks:read', async () => {
-    await fixture.deps.tasks.add(ALICE, 'hers');
+    await fixture.deps.todos.add(ALICE, 'hers');
     const writer = await as(tokenFor('alice', [TASKS_WRITE]));
     const { completion } = await writer.complete({
       ref: { type: 'ref/prompt', name: 'explain_task' },

@@ -3,24 +3,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
-import { openTaskStore } from '@mcp-workshop/task-store';
+import { loadRunEnv } from '@mcp-workshop/mcp-host/run';
+import { openTodoStore } from '@mcp-workshop/task-store';
 import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testDeps } from '../test-support/in-memory.js';
+import { env } from '../deps.js';
+import { registerContext, testDeps } from '../test-support/in-memory.js';
 import { DEFAULT_ADR_DIR, listAdrSlugs, MAX_ADR_BYTES, parseSlug, resolveAdrDir } from './adr.js';
 import { registerResources } from './index.js';
 
 /** A client on a server whose ADRs come from `adrDir` (the real createMcpServer always uses the repo's). */
 async function connectWithAdrDir(adrDir: string, dataDir: string) {
-  const tasks = openTaskStore({ dataDir, logger: createSilentLogger() });
+  const todos = openTodoStore({ dataDir, logger: createSilentLogger() });
   const server = new McpServer({ name: 'adr-test', version: '0' });
-  registerResources(server, testDeps({ tasks }), { pageSize: 50, adrDir });
+  const deps = testDeps({ todos });
+  registerResources(server, { ...registerContext(deps), env: loadRunEnv(env, {}), pageSize: 50 }, { adrDir });
   const connection = await connectInProcess(server);
   return {
     client: connection.client,
     async close() {
       await connection.close();
-      await tasks.close();
+      await todos.close();
     },
   };
 }

@@ -3,23 +3,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
-import type { TaskStore } from '@mcp-workshop/task-store';
-import { announceTaskChanges, createTaskEvents, openTaskStore } from '@mcp-workshop/task-store';
+import type { TodoStore } from '@mcp-workshop/task-store';
+import { announceTodoChanges, createTodoEvents, openTodoStore } from '@mcp-workshop/task-store';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../server.js';
 import { testDeps } from '../test-support/in-memory.js';
+import { createMcpServer } from '../test-support/server.js';
 
 describe('registerResources', () => {
   let dir: string;
-  let store: TaskStore;
+  let store: TodoStore;
   let client: Client;
   let close: () => Promise<void>;
 
   /** A client on the real createMcpServer, with the given page size. */
   async function connect(pageSize?: number) {
-    const taskEvents = createTaskEvents();
-    const server = createMcpServer(testDeps({ tasks: store, taskEvents }), { pageSize });
+    const todoEvents = createTodoEvents();
+    const server = createMcpServer(testDeps({ todos: store, todoEvents }), { pageSize });
     const connection = await connectInProcess(server);
     client = connection.client;
     close = connection.close;
@@ -27,9 +27,9 @@ describe('registerResources', () => {
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resources-index-'));
-    store = announceTaskChanges(
-      openTaskStore({ dataDir: dir, logger: createSilentLogger() }),
-      createTaskEvents(),
+    store = announceTodoChanges(
+      openTodoStore({ dataDir: dir, logger: createSilentLogger() }),
+      createTodoEvents(),
     );
   });
   afterEach(async () => {
@@ -87,10 +87,11 @@ describe('registerResources', () => {
     }
     expect(pages).toBeGreaterThan(2);
     expect(new Set(seen).size).toBe(seen.length);
-    // Fixed resources first (the MCP Apps views among them: the workshop's two, then any added after
-    // them in views.ts, e.g. by `pnpm new-tool <name> --view`), then each template's list.
+    // Fixed resources first (the MCP Apps views among them, by URI: every folder under views/ with a
+    // main.ts, the workshop's two and any `pnpm new-tool <name> --view` added), then each template's list.
     const views = seen.filter((uri) => uri.startsWith('ui://'));
-    expect(views.slice(0, 2)).toEqual(['ui://weather/forecast', 'ui://tasks/board']);
+    expect(views).toEqual(expect.arrayContaining(['ui://weather/forecast', 'ui://tasks/board']));
+    expect(views).toEqual([...views].sort());
     expect(seen.slice(0, 7 + views.length - 2)).toEqual([
       'tasks://all',
       'cities://all',

@@ -9,38 +9,49 @@
  *
  * plus `resources/subscribe`/`unsubscribe` and change notifications (`subscriptions.ts`).
  */
+import { paginateList, type ResourceContext } from '@mcp-workshop/mcp-host/kit';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { paginateList } from '../server/pagination.js';
-import type { ToolDeps } from '../tools/deps.js';
+import type { ToolDeps, WorkshopEnv } from '../deps.js';
 import { registerAdrResources } from './adr.js';
 import { registerCityResources } from './cities.js';
 import { installResourceSubscriptions } from './subscriptions.js';
-import { registerTaskResources } from './tasks.js';
-import { registerViewResources, type ViewOptions } from './views.js';
+import { registerTodoResources } from './tasks.js';
+import { registerViewResources, type ViewOptions, weatherViewDomains } from './views.js';
 
-export interface RegistrationOptions {
-  pageSize: number;
-}
-
-export interface ResourceRegistrationOptions extends RegistrationOptions {
+export interface ResourceRegistrationOptions {
   /** The ADR folder; defaults to the repository's `adr/`. Tests point it at a temporary folder. */
   adrDir?: string;
-  /** The MCP Apps views: where they are built, and the weather view's allowed origins. */
+  /** The MCP Apps views: where they are built, and the weather view's allowed origins (default: from the settings). */
   views?: ViewOptions;
 }
 
+/** Registers every resource on one server instance: the catalogue's `resources` hook. */
 export function registerResources(
   server: McpServer,
-  deps: ToolDeps,
-  options: ResourceRegistrationOptions,
+  context: ResourceContext<
+    ToolDeps,
+    Pick<WorkshopEnv, 'WEATHER_PROVIDER' | 'OPEN_METEO_GEOCODING_URL' | 'OPEN_METEO_FORECAST_URL'>
+  >,
+  options: ResourceRegistrationOptions = {},
 ): void {
+  const { deps, env, pageSize } = context;
   // McpServer handles resources/list and /read itself but leaves subscribe to us; declare both.
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
-  registerTaskResources(server, deps);
+  registerTodoResources(server, deps);
   registerCityResources(server);
   registerAdrResources(server, { dir: options.adrDir });
-  registerViewResources(server, options.views);
+  // The weather view's CSP names Open-Meteo only when that provider answers.
+  registerViewResources(
+    server,
+    options.views ?? {
+      weatherConnectDomains: weatherViewDomains({
+        provider: env.WEATHER_PROVIDER,
+        geocodingUrl: env.OPEN_METEO_GEOCODING_URL,
+        forecastUrl: env.OPEN_METEO_FORECAST_URL,
+      }),
+    },
+  );
   installResourceSubscriptions(server, deps);
-  paginateList(server, 'resources/list', options.pageSize);
-  paginateList(server, 'resources/templates/list', options.pageSize);
+  paginateList(server, 'resources/list', pageSize);
+  paginateList(server, 'resources/templates/list', pageSize);
 }

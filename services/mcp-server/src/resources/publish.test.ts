@@ -1,5 +1,5 @@
 /**
- * `OwnerScopedEventBus` and `publishTaskChanges` without HTTP: listeners registered inside
+ * `OwnerScopedEventBus` and `publishTodoChanges` without HTTP: listeners registered inside
  * `runAs(owner)` (as the SDK's listen router registers them, synchronously while serving the
  * request) hear only their owner's task events; owner-less events reach all; a listener
  * registered outside any owner gets only owner-less ones. Partners: the host's `OwnerScopedEventBus`, `publish.ts`.
@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { OwnerScopedEventBus } from '@mcp-workshop/mcp-host';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
-import { announceTaskChanges, createTaskEvents, EVERY_OWNER, openTaskStore } from '@mcp-workshop/task-store';
+import { announceTodoChanges, createTodoEvents, EVERY_OWNER, openTodoStore } from '@mcp-workshop/task-store';
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { publishTaskChanges } from './publish.js';
+import { publishTodoChanges } from './publish.js';
 
 const LIST_CHANGED: ServerEvent = { kind: 'resources_list_changed' };
 
@@ -112,7 +112,7 @@ describe('OwnerScopedEventBus', () => {
   });
 });
 
-describe('publishTaskChanges', () => {
+describe('publishTodoChanges', () => {
   const dirs: string[] = [];
   afterEach(() => {
     for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
@@ -121,12 +121,12 @@ describe('publishTaskChanges', () => {
   it("sends each write's notifications only to its owner's streams", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'owner-bus-'));
     dirs.push(dir);
-    const events = createTaskEvents();
+    const events = createTodoEvents();
     const bus = new OwnerScopedEventBus();
-    const stop = publishTaskChanges(events, bus);
+    const stop = publishTodoChanges(events, bus);
     const alice = listen(bus, 'sub:alice');
     const bob = listen(bus, 'sub:bob');
-    const store = announceTaskChanges(openTaskStore({ dataDir: dir, logger: createSilentLogger() }), events);
+    const store = announceTodoChanges(openTodoStore({ dataDir: dir, logger: createSilentLogger() }), events);
     try {
       const hers = await store.add('sub:alice', 'hers');
       await store.complete('sub:alice', hers.id);
@@ -148,9 +148,9 @@ describe('publishTaskChanges', () => {
   });
 
   it('tells every stream to refetch when a list change concerns every owner (events were lost)', () => {
-    const events = createTaskEvents();
+    const events = createTodoEvents();
     const bus = new OwnerScopedEventBus();
-    publishTaskChanges(events, bus);
+    publishTodoChanges(events, bus);
     const alice = listen(bus, 'sub:alice');
     const shared = listen(bus, '');
     events.emit('listChanged', EVERY_OWNER);

@@ -5,25 +5,25 @@
  * one request and cannot hold listeners, so the host calls this once (`publishEvents`) with the
  * handler's event bus. Each event goes only to its owner's streams; a list change for every owner
  * (events were lost) goes to all. (2025-era sessions are fed per instance by `subscriptions.ts`.)
- * Test: `publish.test.ts`, and over HTTP `test/http/subscriptions.http.test.ts`.
+ * Test: `publish.test.ts`, and over HTTP dev/host-integration's `http/subscriptions.http.test.ts`.
  */
 
 import type { OwnerEventBus } from '@mcp-workshop/mcp-host';
-import type { Task } from '@mcp-workshop/task-store';
-import { EVERY_OWNER, type TaskEvents } from '@mcp-workshop/task-store';
-import { ALL_TASKS_URI, taskUri } from './tasks.js';
+import type { Todo } from '@mcp-workshop/task-store';
+import { EVERY_OWNER, type TodoEvents } from '@mcp-workshop/task-store';
+import { ALL_TODOS_URI, todoUri } from './tasks.js';
 
 /** Publishes every task write on `bus`, to its owner's streams only; returns the function that stops it. */
-export function publishTaskChanges(events: TaskEvents, bus: OwnerEventBus): () => void {
+export function publishTodoChanges(events: TodoEvents, bus: OwnerEventBus): () => void {
   // The handler filters by each stream's own filter, so publishing to nobody is a no-op.
-  const onUpdated = (task: Task, owner: string) => {
-    bus.publishTo(owner, { kind: 'resource_updated', uri: taskUri(task.id) });
-    bus.publishTo(owner, { kind: 'resource_updated', uri: ALL_TASKS_URI });
+  const onUpdated = (task: Todo, owner: string) => {
+    bus.publishTo(owner, { kind: 'resource_updated', uri: todoUri(task.id) });
+    bus.publishTo(owner, { kind: 'resource_updated', uri: ALL_TODOS_URI });
   };
   const onListChanged = (owner: string | typeof EVERY_OWNER) => {
     const send = owner === EVERY_OWNER ? bus.publish.bind(bus) : bus.publishTo.bind(bus, owner);
     send({ kind: 'resources_list_changed' });
-    send({ kind: 'resource_updated', uri: ALL_TASKS_URI });
+    send({ kind: 'resource_updated', uri: ALL_TODOS_URI });
   };
   events.on('updated', onUpdated);
   events.on('listChanged', onListChanged);

@@ -3,41 +3,41 @@ import os from 'node:os';
 import path from 'node:path';
 import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
-import type { TaskStore } from '@mcp-workshop/task-store';
+import type { TodoStore } from '@mcp-workshop/task-store';
 import {
-  announceTaskChanges,
-  createTaskEvents,
+  announceTodoChanges,
+  createTodoEvents,
   EVERY_OWNER,
-  openTaskStore,
-  type TaskEvents,
+  openTodoStore,
+  type TodoEvents,
 } from '@mcp-workshop/task-store';
 import { type AuthInfo, InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TASKS_READ, TASKS_WRITE } from '../scopes.js';
-import { createMcpServer } from '../server.js';
+import { TASKS_READ, TASKS_WRITE } from '../deps.js';
 import { type Connected, connectInMemory, testDeps, tokenFor } from '../test-support/in-memory.js';
+import { createMcpServer } from '../test-support/server.js';
 import { MAX_SUBSCRIPTIONS } from './subscriptions.js';
 
 /** How long a test waits for a notification that should arrive at once. */
 const NOTIFICATION_WAIT_MS = 2_000;
 
-function listenerCount(events: TaskEvents): number {
+function listenerCount(events: TodoEvents): number {
   return events.listenerCount('updated') + events.listenerCount('listChanged');
 }
 
 describe('resource subscriptions (2025 era, in memory)', () => {
   let dir: string;
-  let taskEvents: TaskEvents;
-  let store: TaskStore;
+  let todoEvents: TodoEvents;
+  let store: TodoStore;
   let conn: Connected;
   let updated: string[];
   let listChanged: number;
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resource-subscriptions-'));
-    taskEvents = createTaskEvents();
-    store = announceTaskChanges(openTaskStore({ dataDir: dir, logger: createSilentLogger() }), taskEvents);
-    conn = await connectInMemory(testDeps({ tasks: store, taskEvents }));
+    todoEvents = createTodoEvents();
+    store = announceTodoChanges(openTodoStore({ dataDir: dir, logger: createSilentLogger() }), todoEvents);
+    conn = await connectInMemory(testDeps({ todos: store, todoEvents }));
     updated = [];
     listChanged = 0;
     conn.client.setNotificationHandler('notifications/resources/updated', (notification) => {
@@ -82,7 +82,7 @@ describe('resource subscriptions (2025 era, in memory)', () => {
     await store.complete('', task.id);
     await flush();
     expect(updated).toEqual([]);
-    expect(taskEvents.listenerCount('updated')).toBe(0);
+    expect(todoEvents.listenerCount('updated')).toBe(0);
   });
 
   it('sends resources/list_changed to an initialized session when a task is added or deleted', async () => {
@@ -136,10 +136,10 @@ describe('resource subscriptions (2025 era, in memory)', () => {
   it('removes its listeners when the connection closes', async () => {
     const task = await store.add('', 'watch me');
     await conn.client.subscribeResource({ uri: `tasks://${task.id}` });
-    expect(listenerCount(taskEvents)).toBe(2);
+    expect(listenerCount(todoEvents)).toBe(2);
     await conn.close();
-    expect(listenerCount(taskEvents)).toBe(0);
-    conn = await connectInMemory(testDeps({ tasks: store, taskEvents }));
+    expect(listenerCount(todoEvents)).toBe(0);
+    conn = await connectInMemory(testDeps({ todos: store, todoEvents }));
   });
 });
 
@@ -151,12 +151,12 @@ describe('resource subscription listeners', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('adds none for connected instances that never initialize, as per-request ones do not', async () => {
-    const taskEvents = createTaskEvents();
-    const store = announceTaskChanges(
-      openTaskStore({ dataDir: dir, logger: createSilentLogger() }),
-      taskEvents,
+    const todoEvents = createTodoEvents();
+    const store = announceTodoChanges(
+      openTodoStore({ dataDir: dir, logger: createSilentLogger() }),
+      todoEvents,
     );
-    const deps = testDeps({ tasks: store, taskEvents });
+    const deps = testDeps({ todos: store, todoEvents });
     try {
       const servers = [];
       for (let i = 0; i < 200; i += 1) {
@@ -166,29 +166,29 @@ describe('resource subscription listeners', () => {
         servers.push(server);
       }
       // Connected but never initialized, like a 2026-07-28 per-request instance: nothing to notify.
-      expect(listenerCount(taskEvents)).toBe(0);
+      expect(listenerCount(todoEvents)).toBe(0);
       for (const server of servers) await server.close();
-      expect(listenerCount(taskEvents)).toBe(0);
+      expect(listenerCount(todoEvents)).toBe(0);
     } finally {
       await store.close();
     }
   });
 
   it('is back to zero after 200 sessions that initialized, subscribed and closed', async () => {
-    const taskEvents = createTaskEvents();
-    const store = announceTaskChanges(
-      openTaskStore({ dataDir: dir, logger: createSilentLogger() }),
-      taskEvents,
+    const todoEvents = createTodoEvents();
+    const store = announceTodoChanges(
+      openTodoStore({ dataDir: dir, logger: createSilentLogger() }),
+      todoEvents,
     );
     const task = await store.add('', 'watched by many');
-    const deps = testDeps({ tasks: store, taskEvents });
+    const deps = testDeps({ todos: store, todoEvents });
     try {
       for (let i = 0; i < 200; i += 1) {
         const { client, close } = await connectInProcess(createMcpServer(deps));
         await client.subscribeResource({ uri: `tasks://${task.id}` });
         await close();
       }
-      expect(listenerCount(taskEvents)).toBe(0);
+      expect(listenerCount(todoEvents)).toBe(0);
     } finally {
       await store.close();
     }
@@ -197,14 +197,14 @@ describe('resource subscription listeners', () => {
 
 describe('resource subscriptions per owner (2025 era, sign-in on)', () => {
   let dir: string;
-  let taskEvents: TaskEvents;
-  let store: TaskStore;
+  let todoEvents: TodoEvents;
+  let store: TodoStore;
   const open: Connected[] = [];
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resource-subscriptions-owners-'));
-    taskEvents = createTaskEvents();
-    store = announceTaskChanges(openTaskStore({ dataDir: dir, logger: createSilentLogger() }), taskEvents);
+    todoEvents = createTodoEvents();
+    store = announceTodoChanges(openTodoStore({ dataDir: dir, logger: createSilentLogger() }), todoEvents);
   });
   afterEach(async () => {
     for (const conn of open.splice(0)) await conn.close();
@@ -214,7 +214,7 @@ describe('resource subscriptions per owner (2025 era, sign-in on)', () => {
 
   /** A session of `authInfo`'s, recording what it hears. */
   const session = async (authInfo: AuthInfo) => {
-    const conn = await connectInMemory(testDeps({ tasks: store, taskEvents }), { authInfo });
+    const conn = await connectInMemory(testDeps({ todos: store, todoEvents }), { authInfo });
     open.push(conn);
     const heard = { updated: [] as string[], listChanged: 0 };
     conn.client.setNotificationHandler('notifications/resources/updated', (notification) => {
@@ -266,7 +266,7 @@ describe('resource subscriptions per owner (2025 era, sign-in on)', () => {
   it('tells every session to refetch when a list change concerns every owner', async () => {
     const alice = await session(tokenFor('alice', both));
     const bob = await session(tokenFor('bob', both));
-    taskEvents.emit('listChanged', EVERY_OWNER);
+    todoEvents.emit('listChanged', EVERY_OWNER);
     await vi.waitFor(
       () => {
         expect(alice.heard.listChanged).toBe(1);

@@ -1,10 +1,10 @@
 /**
  * @module resources/subscriptions
  * `resources/subscribe` and `resources/unsubscribe` for 2025-era connections, and the bridge from
- * task writes (`deps.taskEvents`) to `notifications/resources/updated` and
+ * task writes (`deps.todoEvents`) to `notifications/resources/updated` and
  * `notifications/resources/list_changed` on this server instance's connection.
  *
- * Listeners go on `taskEvents` only for connections that can receive something: the `updated`
+ * Listeners go on `todoEvents` only for connections that can receive something: the `updated`
  * listener on the first subscribe, the `listChanged` one once the client sends
  * `notifications/initialized`. 2026-07-28 instances are built per request and see neither, so
  * they never add a listener (their clients use `subscriptions/listen`, which the HTTP endpoint
@@ -18,7 +18,8 @@
  */
 
 import { ownerOf } from '@mcp-workshop/mcp-host/caller';
-import type { Task } from '@mcp-workshop/task-store';
+import { wrapInstalledHandler } from '@mcp-workshop/mcp-host/kit';
+import type { Todo } from '@mcp-workshop/task-store';
 import { EVERY_OWNER } from '@mcp-workshop/task-store';
 import {
   type McpServer,
@@ -26,11 +27,10 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError,
 } from '@modelcontextprotocol/server';
-import { wrapInstalledHandler } from '../server/request-caller.js';
-import type { ToolDeps } from '../tools/deps.js';
+import type { ToolDeps } from '../deps.js';
 import { parseSlug } from './adr.js';
 import { CITIES_URI } from './cities.js';
-import { ALL_TASKS_URI, parseTaskId, taskReader, taskUri } from './tasks.js';
+import { ALL_TODOS_URI, parseTodoId, todoReader, todoUri } from './tasks.js';
 
 /** Bounds one session's subscription set against a client that subscribes in a loop. */
 export const MAX_SUBSCRIPTIONS = 1_000;
@@ -47,12 +47,12 @@ const MAX_URI_LENGTH = 2_048;
  * sent for it. A task must be `owner`'s.
  */
 async function isSubscribable(uri: string, deps: ToolDeps, owner: string): Promise<boolean> {
-  if (uri === ALL_TASKS_URI || uri === CITIES_URI) return true;
+  if (uri === ALL_TODOS_URI || uri === CITIES_URI) return true;
   const [, scheme, rest = ''] = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(uri) ?? [];
   switch (scheme?.toLowerCase()) {
     case 'tasks': {
-      const id = parseTaskId(rest);
-      return id !== undefined && (await deps.tasks.get(owner, id)) !== undefined;
+      const id = parseTodoId(rest);
+      return id !== undefined && (await deps.todos.get(owner, id)) !== undefined;
     }
     case 'adr':
       return parseSlug(rest) !== undefined;
@@ -64,7 +64,7 @@ async function isSubscribable(uri: string, deps: ToolDeps, owner: string): Promi
 }
 
 export function installResourceSubscriptions(server: McpServer, deps: ToolDeps): void {
-  const { taskEvents, logger } = deps;
+  const { todoEvents, logger } = deps;
   const subscribed = new Set<string>();
   let watchingUpdates = false;
   let watchingList = false;
@@ -78,10 +78,10 @@ export function installResourceSubscriptions(server: McpServer, deps: ToolDeps):
       .sendResourceUpdated({ uri })
       .catch((error: unknown) => logger.debug({ err: error, uri }, 'could not send resources/updated'));
   };
-  const onUpdated = (task: Task, owner: string) => {
+  const onUpdated = (task: Todo, owner: string) => {
     if (!concerns(owner)) return;
-    sendUpdated(taskUri(task.id));
-    sendUpdated(ALL_TASKS_URI);
+    sendUpdated(todoUri(task.id));
+    sendUpdated(ALL_TODOS_URI);
   };
   const onListChanged = (owner: string | typeof EVERY_OWNER) => {
     if (!concerns(owner) || !server.isConnected()) return;
@@ -89,20 +89,20 @@ export function installResourceSubscriptions(server: McpServer, deps: ToolDeps):
       .sendResourceListChanged()
       .catch((error: unknown) => logger.debug({ err: error }, 'could not send resources/list_changed'));
     // An added or deleted task changes what tasks://all reads, too.
-    sendUpdated(ALL_TASKS_URI);
+    sendUpdated(ALL_TODOS_URI);
   };
 
   const watchUpdates = (on: boolean) => {
     if (on === watchingUpdates) return;
     watchingUpdates = on;
-    if (on) taskEvents.on('updated', onUpdated);
-    else taskEvents.off('updated', onUpdated);
+    if (on) todoEvents.on('updated', onUpdated);
+    else todoEvents.off('updated', onUpdated);
   };
   const watchList = (on: boolean) => {
     if (on === watchingList) return;
     watchingList = on;
-    if (on) taskEvents.on('listChanged', onListChanged);
-    else taskEvents.off('listChanged', onListChanged);
+    if (on) todoEvents.on('listChanged', onListChanged);
+    else todoEvents.off('listChanged', onListChanged);
   };
 
   // `notifications/initialized` carries no auth info, so the owner is read from `initialize` itself.
@@ -114,7 +114,7 @@ export function installResourceSubscriptions(server: McpServer, deps: ToolDeps):
   server.server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     const { uri } = request.params;
     // Like resources/read: tasks:read on this request's own token, and only the caller's tasks.
-    const owner = /^tasks:/i.test(uri) ? taskReader(uri, ctx) : ownerOf(ctx.http?.authInfo);
+    const owner = /^tasks:/i.test(uri) ? todoReader(uri, ctx) : ownerOf(ctx.http?.authInfo);
     if (!(await isSubscribable(uri, deps, owner))) {
       throw new ResourceNotFoundError(
         uri,

@@ -2,20 +2,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
-import type { TaskStore } from '@mcp-workshop/task-store';
-import { announceTaskChanges, createTaskEvents, openTaskStore } from '@mcp-workshop/task-store';
+import type { TodoStore } from '@mcp-workshop/task-store';
+import { announceTodoChanges, createTodoEvents, openTodoStore } from '@mcp-workshop/task-store';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TASKS_READ, TASKS_WRITE } from '../scopes.js';
+import { TASKS_READ, TASKS_WRITE } from '../deps.js';
 import { type Connected, connectInMemory, testDeps, tokenFor } from '../test-support/in-memory.js';
-import { DEFAULT_TASK_PAGE_SIZE } from '../tools/task-pages.js';
-import { MAX_TASK_ID, parseTaskId } from './tasks.js';
+import { DEFAULT_TODO_PAGE_SIZE } from '../tools/todo-pages.js';
+import { MAX_TODO_ID, parseTodoId } from './tasks.js';
 
-describe('parseTaskId', () => {
-  it('accepts plain positive decimal ids up to MAX_TASK_ID', () => {
-    expect(parseTaskId('1')).toBe(1);
-    expect(parseTaskId('42')).toBe(42);
-    expect(parseTaskId(String(MAX_TASK_ID))).toBe(MAX_TASK_ID);
+describe('parseTodoId', () => {
+  it('accepts plain positive decimal ids up to MAX_TODO_ID', () => {
+    expect(parseTodoId('1')).toBe(1);
+    expect(parseTodoId('42')).toBe(42);
+    expect(parseTodoId(String(MAX_TODO_ID))).toBe(MAX_TODO_ID);
   });
 
   it.each([
@@ -30,27 +30,27 @@ describe('parseTaskId', () => {
     '1 ',
     '%31',
     '',
-    String(MAX_TASK_ID + 1),
+    String(MAX_TODO_ID + 1),
     '99999999999',
   ])('refuses %j', (value) => {
-    expect(parseTaskId(value)).toBeUndefined();
+    expect(parseTodoId(value)).toBeUndefined();
   });
 
   it('refuses a value that is not a string (an exploded template variable)', () => {
-    expect(parseTaskId(['1', '2'])).toBeUndefined();
+    expect(parseTodoId(['1', '2'])).toBeUndefined();
   });
 });
 
 describe('task resources', () => {
   let dir: string;
-  let store: TaskStore;
+  let store: TodoStore;
   let conn: Connected;
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'task-resources-'));
-    const taskEvents = createTaskEvents();
-    store = announceTaskChanges(openTaskStore({ dataDir: dir, logger: createSilentLogger() }), taskEvents);
-    conn = await connectInMemory(testDeps({ tasks: store, taskEvents }));
+    const todoEvents = createTodoEvents();
+    store = announceTodoChanges(openTodoStore({ dataDir: dir, logger: createSilentLogger() }), todoEvents);
+    conn = await connectInMemory(testDeps({ todos: store, todoEvents }));
   });
   afterEach(async () => {
     await conn.close();
@@ -134,13 +134,13 @@ describe('task resources', () => {
   });
 
   it('reads tasks://all a page at a time, each nextCursor leading to the next page until the last', async () => {
-    const total = DEFAULT_TASK_PAGE_SIZE * 2 + 1;
+    const total = DEFAULT_TODO_PAGE_SIZE * 2 + 1;
     for (let n = 1; n <= total; n++) await store.add('', `t${n}`);
     const first = await read('tasks://all');
-    expect(first.count).toBe(DEFAULT_TASK_PAGE_SIZE);
+    expect(first.count).toBe(DEFAULT_TODO_PAGE_SIZE);
     await store.add('', 'added between pages');
     const second = await read(`tasks://all?cursor=${first.nextCursor}`);
-    expect(second.items[0].title).toBe(`t${DEFAULT_TASK_PAGE_SIZE + 1}`);
+    expect(second.items[0].title).toBe(`t${DEFAULT_TODO_PAGE_SIZE + 1}`);
     const last = await read(`tasks://all?cursor=${second.nextCursor}`);
     expect(last).toEqual({
       items: [
@@ -185,13 +185,13 @@ describe('task resources', () => {
 
 describe('task resources, per owner and scope (sign-in on)', () => {
   let dir: string;
-  let store: TaskStore;
+  let store: TodoStore;
   const open: Connected[] = [];
   const ALICE = 'sub:alice';
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'task-resources-owners-'));
-    store = openTaskStore({ dataDir: dir, logger: createSilentLogger() });
+    store = openTodoStore({ dataDir: dir, logger: createSilentLogger() });
   });
   afterEach(async () => {
     for (const conn of open.splice(0)) await conn.close();
@@ -200,7 +200,7 @@ describe('task resources, per owner and scope (sign-in on)', () => {
   });
 
   const as = async (authInfo: AuthInfo) => {
-    const conn = await connectInMemory(testDeps({ tasks: store }), { authInfo });
+    const conn = await connectInMemory(testDeps({ todos: store }), { authInfo });
     open.push(conn);
     return conn.client;
   };
@@ -215,8 +215,8 @@ describe('task resources, per owner and scope (sign-in on)', () => {
   });
 
   it("refuses another user's tasks://all cursor exactly as garbage, with nothing of theirs", async () => {
-    for (let n = 1; n <= DEFAULT_TASK_PAGE_SIZE + 1; n++) await store.add(ALICE, `hers ${n}`);
-    for (let n = 1; n <= DEFAULT_TASK_PAGE_SIZE + 1; n++) await store.add('sub:bob', `his ${n}`);
+    for (let n = 1; n <= DEFAULT_TODO_PAGE_SIZE + 1; n++) await store.add(ALICE, `hers ${n}`);
+    for (let n = 1; n <= DEFAULT_TODO_PAGE_SIZE + 1; n++) await store.add('sub:bob', `his ${n}`);
     const alice = await as(tokenFor('alice', [TASKS_READ]));
     const hers = JSON.parse(text((await alice.readResource({ uri: 'tasks://all' })).contents)).nextCursor;
     const client = await bob();

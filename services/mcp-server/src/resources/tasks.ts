@@ -1,9 +1,9 @@
 /**
  * @module resources/tasks
  * `tasks://all` (the caller's tasks, a page at a time: `tasks://all?cursor=…` reads the page after,
- * with the cursor of `tools/task-pages.ts`) and the `tasks://{id}` template (one task), read live
+ * with the cursor of `tools/todo-pages.ts`) and the `tasks://{id}` template (one task), read live
  * from the task store. The template's list callback puts the caller's tasks into `resources/list`,
- * and its completion offers their ids. The store caps each owner's list at `MAX_TASKS`, which
+ * and its completion offers their ids. The store caps each owner's list at `MAX_TODOS`, which
  * bounds both. Every callback reads only the caller's tasks (`ownerOf`): another user's task is
  * "no such task". And every one checks `tasks:read` on the request's own token, as well as the
  * HTTP layer does, so a route that forgets that check still cannot leak: a read is refused with a
@@ -12,7 +12,8 @@
  */
 
 import { callerHasScopes, ownerOf } from '@mcp-workshop/mcp-host/caller';
-import type { Task } from '@mcp-workshop/task-store';
+import { completionCaller } from '@mcp-workshop/mcp-host/kit';
+import type { Todo } from '@mcp-workshop/task-store';
 import {
   type AuthInfo,
   type CacheHint,
@@ -23,41 +24,40 @@ import {
   ResourceTemplate,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { TASKS_READ } from '../scopes.js';
-import { completionCaller } from '../server/request-caller.js';
-import type { ToolDeps } from '../tools/deps.js';
-import { DEFAULT_TASK_PAGE_SIZE, InvalidTaskCursorError, readTaskPage } from '../tools/task-pages.js';
+import type { ToolDeps } from '../deps.js';
+import { TASKS_READ } from '../deps.js';
+import { DEFAULT_TODO_PAGE_SIZE, InvalidTodoCursorError, readTodoPage } from '../tools/todo-pages.js';
 import { JSON_MIME, jsonContents } from './contents.js';
 
-export const ALL_TASKS_URI = 'tasks://all';
-export const TASK_URI_TEMPLATE = 'tasks://{id}';
+export const ALL_TODOS_URI = 'tasks://all';
+export const TODO_URI_TEMPLATE = 'tasks://{id}';
 /** The pages after the first; registered before `tasks://{id}`, whose `{id}` would match `all?cursor=…` too. */
-export const TASK_PAGE_URI_TEMPLATE = 'tasks://all{?cursor}';
+export const TODO_PAGE_URI_TEMPLATE = 'tasks://all{?cursor}';
 
 /** The largest id a URI may name; SQLite would take more, but no list ever gets near it. */
-export const MAX_TASK_ID = 2 ** 31;
+export const MAX_TODO_ID = 2 ** 31;
 
 /** Completion answers are capped at 100 values by the spec. */
 const MAX_COMPLETIONS = 100;
 
 /** Any tool call may change tasks, so a cache may add a few seconds of staleness and no more. */
-export const TASK_CACHE_HINT: CacheHint = { ttlMs: 5_000, cacheScope: 'private' };
+export const TODO_CACHE_HINT: CacheHint = { ttlMs: 5_000, cacheScope: 'private' };
 
-export function taskUri(id: number): string {
+export function todoUri(id: number): string {
   return `tasks://${id}`;
 }
 
 /**
  * The id in a `tasks://{id}` URI, or undefined unless it is a plain positive decimal integer up to
- * `MAX_TASK_ID`: no sign, no leading zero, no exponent, no percent-encoding.
+ * `MAX_TODO_ID`: no sign, no leading zero, no exponent, no percent-encoding.
  */
-export function parseTaskId(value: unknown): number | undefined {
+export function parseTodoId(value: unknown): number | undefined {
   if (typeof value !== 'string' || !/^[1-9][0-9]{0,9}$/.test(value)) return undefined;
   const id = Number(value);
-  return id <= MAX_TASK_ID ? id : undefined;
+  return id <= MAX_TODO_ID ? id : undefined;
 }
 
-function describeTask(task: Task): string {
+function describeTask(task: Todo): string {
   return task.done ? `Done since ${task.completedAt}.` : `Open since ${task.createdAt}.`;
 }
 
@@ -65,7 +65,7 @@ function describeTask(task: Task): string {
  * Whether a request may see tasks. No token means sign-in is off (stdio, or HTTP without
  * `MCP_AUTH_ISSUER`): with it on, the guard lets no request through without one.
  */
-export function maySeeTasks(authInfo: AuthInfo | undefined): boolean {
+export function maySeeTodos(authInfo: AuthInfo | undefined): boolean {
   return callerHasScopes(authInfo, [TASKS_READ]);
 }
 
@@ -73,9 +73,9 @@ export function maySeeTasks(authInfo: AuthInfo | undefined): boolean {
  * The owner whose tasks a `resources/read` may show, or a JSON-RPC error naming the missing scope:
  * never the task, nor whether it exists.
  */
-export function taskReader(uri: string, ctx: ServerContext): string {
+export function todoReader(uri: string, ctx: ServerContext): string {
   const authInfo = ctx.http?.authInfo;
-  if (!maySeeTasks(authInfo)) {
+  if (!maySeeTodos(authInfo)) {
     throw new ProtocolError(
       ProtocolErrorCode.InvalidRequest,
       `Reading ${uri} needs the OAuth scope ${TASKS_READ}, which this sign-in did not grant. Sign in again and grant ${TASKS_READ}.`,
@@ -90,16 +90,16 @@ export function taskReader(uri: string, ctx: ServerContext): string {
  */
 export function taskCompletionOwner(): string | undefined {
   const caller = completionCaller();
-  return caller && maySeeTasks(caller.authInfo) ? ownerOf(caller.authInfo) : undefined;
+  return caller && maySeeTodos(caller.authInfo) ? ownerOf(caller.authInfo) : undefined;
 }
 
-function buildTaskTemplate(deps: ToolDeps): ResourceTemplate {
-  return new ResourceTemplate(TASK_URI_TEMPLATE, {
+function buildTodoTemplate(deps: ToolDeps): ResourceTemplate {
+  return new ResourceTemplate(TODO_URI_TEMPLATE, {
     list: async (ctx) => ({
-      resources: !maySeeTasks(ctx.http?.authInfo)
+      resources: !maySeeTodos(ctx.http?.authInfo)
         ? []
-        : (await deps.tasks.list(ownerOf(ctx.http?.authInfo), 'all')).map((task) => ({
-            uri: taskUri(task.id),
+        : (await deps.todos.list(ownerOf(ctx.http?.authInfo), 'all')).map((task) => ({
+            uri: todoUri(task.id),
             name: `task-${task.id}`,
             title: `Task ${task.id}: ${task.title}`,
             description: describeTask(task),
@@ -110,7 +110,7 @@ function buildTaskTemplate(deps: ToolDeps): ResourceTemplate {
       id: async (value) => {
         const owner = taskCompletionOwner();
         if (owner === undefined) return [];
-        return (await deps.tasks.list(owner, 'all'))
+        return (await deps.todos.list(owner, 'all'))
           .map((task) => String(task.id))
           .filter((id) => id.startsWith(value))
           .slice(0, MAX_COMPLETIONS);
@@ -128,56 +128,56 @@ const taskTemplates = new WeakMap<ToolDeps, ResourceTemplate>();
 function taskTemplate(deps: ToolDeps): ResourceTemplate {
   let template = taskTemplates.get(deps);
   if (!template) {
-    template = buildTaskTemplate(deps);
+    template = buildTodoTemplate(deps);
     taskTemplates.set(deps, template);
   }
   return template;
 }
 
 /** The JSON of one page of `tasks://all`: the caller's tasks after the cursor, and the next cursor while more follow. */
-async function readTasksPage(deps: ToolDeps, uri: URL, ctx: ServerContext, cursor: string | undefined) {
-  const owner = taskReader(uri.href, ctx);
+async function readTodosPage(deps: ToolDeps, uri: URL, ctx: ServerContext, cursor: string | undefined) {
+  const owner = todoReader(uri.href, ctx);
   try {
-    const { items, nextCursor } = await readTaskPage(
-      deps.tasks,
+    const { items, nextCursor } = await readTodoPage(
+      deps.todos,
       owner,
       'all',
       cursor,
-      DEFAULT_TASK_PAGE_SIZE,
+      DEFAULT_TODO_PAGE_SIZE,
     );
     return jsonContents(uri.href, { items, count: items.length, ...(nextCursor && { nextCursor }) });
   } catch (error) {
-    if (!(error instanceof InvalidTaskCursorError)) throw error;
+    if (!(error instanceof InvalidTodoCursorError)) throw error;
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,
-      `Invalid cursor in ${ALL_TASKS_URI}?cursor=…: read ${ALL_TASKS_URI} for the first page, then tasks://all?cursor=<nextCursor> with each nextCursor unchanged.`,
+      `Invalid cursor in ${ALL_TODOS_URI}?cursor=…: read ${ALL_TODOS_URI} for the first page, then tasks://all?cursor=<nextCursor> with each nextCursor unchanged.`,
     );
   }
 }
 
-export function registerTaskResources(server: McpServer, deps: ToolDeps): void {
+export function registerTodoResources(server: McpServer, deps: ToolDeps): void {
   server.registerResource(
     'tasks',
-    ALL_TASKS_URI,
+    ALL_TODOS_URI,
     {
       title: 'All tasks',
-      description: `Every task on the task list, oldest first, ${DEFAULT_TASK_PAGE_SIZE} a page, as JSON { items, count, nextCursor? }: while nextCursor is there, read tasks://all?cursor=<nextCursor> for the next page. Subscribe to hear when any task changes.`,
+      description: `Every task on the task list, oldest first, ${DEFAULT_TODO_PAGE_SIZE} a page, as JSON { items, count, nextCursor? }: while nextCursor is there, read tasks://all?cursor=<nextCursor> for the next page. Subscribe to hear when any task changes.`,
       mimeType: JSON_MIME,
-      cacheHint: TASK_CACHE_HINT,
+      cacheHint: TODO_CACHE_HINT,
     },
-    (uri, ctx) => readTasksPage(deps, uri, ctx, undefined),
+    (uri, ctx) => readTodosPage(deps, uri, ctx, undefined),
   );
 
   server.registerResource(
     'tasks-page',
-    new ResourceTemplate(TASK_PAGE_URI_TEMPLATE, { list: undefined }),
+    new ResourceTemplate(TODO_PAGE_URI_TEMPLATE, { list: undefined }),
     {
       title: 'A page of tasks',
-      description: `The page of ${ALL_TASKS_URI} after the one whose nextCursor is cursor, in the same JSON.`,
+      description: `The page of ${ALL_TODOS_URI} after the one whose nextCursor is cursor, in the same JSON.`,
       mimeType: JSON_MIME,
-      cacheHint: TASK_CACHE_HINT,
+      cacheHint: TODO_CACHE_HINT,
     },
-    (uri, { cursor }, ctx) => readTasksPage(deps, uri, ctx, typeof cursor === 'string' ? cursor : ''),
+    (uri, { cursor }, ctx) => readTodosPage(deps, uri, ctx, typeof cursor === 'string' ? cursor : ''),
   );
 
   server.registerResource(
@@ -188,12 +188,12 @@ export function registerTaskResources(server: McpServer, deps: ToolDeps): void {
       description:
         'One task by id, as JSON { id, title, done, createdAt, completedAt }. The ids are those list_tasks returns.',
       mimeType: JSON_MIME,
-      cacheHint: TASK_CACHE_HINT,
+      cacheHint: TODO_CACHE_HINT,
     },
     async (uri, { id }, ctx) => {
-      const owner = taskReader(uri.href, ctx);
-      const taskId = parseTaskId(id);
-      const task = taskId === undefined ? undefined : await deps.tasks.get(owner, taskId);
+      const owner = todoReader(uri.href, ctx);
+      const taskId = parseTodoId(id);
+      const task = taskId === undefined ? undefined : await deps.todos.get(owner, taskId);
       if (!task) {
         throw new ResourceNotFoundError(
           uri.href,

@@ -7,14 +7,14 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connectRaw } from '@mcp-workshop/mcp-host/in-process';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SKILLS_EXTENSION_ID, SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import type { SkillWarning } from '@modelcontextprotocol/server/ext/skills';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/support/http.js';
-import { createMcpServer } from '../server.js';
 import { testDeps } from '../test-support/in-memory.js';
-import { connectRaw } from '../test-support/raw-rpc.js';
+import { createMcpServer } from '../test-support/server.js';
 import { createWorkshopSkills, DEFAULT_SKILLS_DIR, SKILLS_CACHE_HINT } from './catalogue.js';
 
 const ADD_A_TOOL = 'skill://add-a-tool/SKILL.md';

@@ -9,10 +9,10 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connectRaw, type RawRpc } from '@mcp-workshop/mcp-host/in-process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../server.js';
 import { testDeps } from '../test-support/in-memory.js';
-import { connectRaw, type RawRpc } from '../test-support/raw-rpc.js';
+import { createMcpServer } from '../test-support/server.js';
 import { createWorkshopSkills } from './catalogue.js';
 
 const SECRET = 'the-secret-no-skill-may-show';

@@ -7,18 +7,19 @@
  */
 
 import { connectInProcess, type InProcessConnection } from '@mcp-workshop/mcp-host/in-process';
+import type { RegisterContext } from '@mcp-workshop/mcp-host/kit';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
-import { createTaskEvents } from '@mcp-workshop/task-store';
+import { createTodoEvents } from '@mcp-workshop/task-store';
 import { Client, type ClientOptions } from '@modelcontextprotocol/client';
 import type { AuthInfo, McpServer } from '@modelcontextprotocol/server';
-import { createMcpServer, type McpServerOptions } from '../server.js';
-import type { ToolDeps } from '../tools/deps.js';
+import type { ToolDeps } from '../deps.js';
+import { createMcpServer, type TestServerOptions } from './server.js';
 
 export type Connected = InProcessConnection;
 
 export interface ConnectOptions {
   /** Passed to `createMcpServer`, e.g. `{ pageSize: 3 }`. */
-  server?: McpServerOptions;
+  server?: TestServerOptions;
   /** Passed to the `Client`, e.g. `{ capabilities: { elicitation: {} } }`. */
   client?: ClientOptions;
   /** The verified token every request carries, as the HTTP layer would pass it; none: sign-in off. */
@@ -62,9 +63,14 @@ export function testDeps(overrides: Partial<ToolDeps> = {}): ToolDeps {
     });
   return {
     weather: overrides.weather ?? unset('weather'),
-    tasks: overrides.tasks ?? unset('tasks'),
-    taskEvents: overrides.taskEvents ?? createTaskEvents(),
+    todos: overrides.todos ?? unset('todos'),
+    todoEvents: overrides.todoEvents ?? createTodoEvents(),
     now: overrides.now ?? (() => new Date('2026-07-28T12:00:00Z')),
     logger: overrides.logger ?? createSilentLogger(),
   };
+}
+
+/** What registering an item gets, around `deps`: no MCP Tasks runtime. */
+export function registerContext(deps: ToolDeps): RegisterContext<ToolDeps> {
+  return { deps, logger: deps.logger, runs: undefined };
 }

@@ -3,25 +3,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
 import { validateToolResult } from '@mcp-workshop/shared';
-import type { TaskStore } from '@mcp-workshop/task-store';
-import { lockPathFor, MAX_TASKS, openTaskStore, TASKS_DB_FILE } from '@mcp-workshop/task-store';
+import type { TodoStore } from '@mcp-workshop/task-store';
+import { lockPathFor, MAX_TODOS, openTodoStore, TASKS_DB_FILE } from '@mcp-workshop/task-store';
 import sqlite from 'node-sqlite3-wasm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
 
 describe('add_task', () => {
   let dir: string;
-  let store: TaskStore;
+  let store: TodoStore;
   let conn: Connected;
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'add-task-'));
-    store = openTaskStore({
+    store = openTodoStore({
       dataDir: dir,
       logger: createSilentLogger(),
       now: () => new Date('2026-07-28T12:00:00Z'),
     });
-    conn = await connectInMemory(testDeps({ tasks: store }));
+    conn = await connectInMemory(testDeps({ todos: store }));
   });
   afterEach(async () => {
     await conn.close();
@@ -95,7 +95,7 @@ describe('add_task', () => {
     db.run(
       'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) ' +
         "INSERT INTO tasks (title, created_at) SELECT 'task ' || i, '2026-07-28T12:00:00.000Z' FROM n",
-      [MAX_TASKS],
+      [MAX_TODOS],
     );
     db.close();
     const result = await call({ title: 'one too many' });
@@ -103,7 +103,7 @@ describe('add_task', () => {
     expect(text(result)).toBe(
       'The task list is full: it holds at most 10,000 tasks. Delete finished tasks with delete_task, then add this one again.',
     );
-    expect(await store.list('', 'all')).toHaveLength(MAX_TASKS);
+    expect(await store.list('', 'all')).toHaveLength(MAX_TODOS);
   });
 
   it('tells the model to try again later when another process holds the database lock', async () => {

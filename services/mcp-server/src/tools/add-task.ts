@@ -6,9 +6,8 @@
 import { fail, ok } from '@mcp-workshop/shared';
 import { MAX_TITLE_LENGTH } from '@mcp-workshop/task-store';
 import { z } from 'zod';
-import { TASKS_WRITE } from '../scopes.js';
-import { defineTool } from './define-tool.js';
-import { taskSchema } from './task-schema.js';
+import { defineTool, TASKS_WRITE } from '../deps.js';
+import { todoSchema } from './todo-schema.js';
 
 /** Any whitespace run, line breaks included, becomes one space: a title is a single line. */
 const WHITESPACE_RUN = /\s+/g;
@@ -27,7 +26,7 @@ const input = z.object({
 });
 
 const output = z.object({
-  task: taskSchema.describe('The task as stored, with the id to use for complete_task and delete_task.'),
+  task: todoSchema.describe('The task as stored, with the id to use for complete_task and delete_task.'),
 });
 
 export const addTask = defineTool({
@@ -47,7 +46,7 @@ export const addTask = defineTool({
     }
     if (clean.length === 0)
       return fail('A task title needs at least one visible character, e.g. "Buy milk".');
-    const task = await deps.tasks.add(owner, clean);
+    const task = await deps.todos.add(owner, clean);
     await log('info', 'Added a task', { id: task.id });
     return ok({ task }, { summary: `Added task ${task.id}: "${task.title}".` });
   },

@@ -7,7 +7,7 @@
  */
 import { ok, ToolError } from '@mcp-workshop/shared';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
+import { defineTool } from '../deps.js';
 
 /** Real arithmetic fits in a few lines; the cap keeps parse time and recursion depth small. */
 export const MAX_EXPRESSION_LENGTH = 500;

@@ -3,23 +3,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
 import { validateToolResult } from '@mcp-workshop/shared';
-import type { TaskStore } from '@mcp-workshop/task-store';
-import { openTaskStore } from '@mcp-workshop/task-store';
+import type { TodoStore } from '@mcp-workshop/task-store';
+import { openTodoStore } from '@mcp-workshop/task-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
 
 describe('complete_task', () => {
   let dir: string;
-  let store: TaskStore;
+  let store: TodoStore;
   let conn: Connected;
   let clock: Date;
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'complete-task-'));
     clock = new Date('2026-07-28T12:00:00Z');
-    store = openTaskStore({ dataDir: dir, logger: createSilentLogger(), now: () => clock });
+    store = openTodoStore({ dataDir: dir, logger: createSilentLogger(), now: () => clock });
     await store.add('', 'Water plants');
-    conn = await connectInMemory(testDeps({ tasks: store }));
+    conn = await connectInMemory(testDeps({ todos: store }));
   });
   afterEach(async () => {
     await conn.close();

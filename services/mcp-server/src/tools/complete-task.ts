@@ -6,14 +6,13 @@
  */
 import { fail, ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
-import { TASKS_WRITE } from '../scopes.js';
-import { defineTool } from './define-tool.js';
-import { noSuchTask, taskIdField, taskSchema } from './task-schema.js';
+import { defineTool, TASKS_WRITE } from '../deps.js';
+import { noSuchTodo, todoIdField, todoSchema } from './todo-schema.js';
 
-const input = z.object({ id: taskIdField });
+const input = z.object({ id: todoIdField });
 
 const output = z.object({
-  task: taskSchema.describe('The task after the change, with done set to true.'),
+  task: todoSchema.describe('The task after the change, with done set to true.'),
 });
 
 export const completeTask = defineTool({
@@ -27,8 +26,8 @@ export const completeTask = defineTool({
   scopes: [TASKS_WRITE],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ id }, { deps, owner, log }) {
-    const task = await deps.tasks.complete(owner, id);
-    if (!task) return fail(noSuchTask(id));
+    const task = await deps.todos.complete(owner, id);
+    if (!task) return fail(noSuchTodo(id));
     await log('info', 'Completed a task', { id: task.id });
     return ok({ task }, { summary: `Task ${task.id} is done: "${task.title}".` });
   },

@@ -3,18 +3,16 @@
  * every check still runs on every call. Partner: `define-tool.ts` (logging: `logging.test.ts`).
  */
 
-import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
+import { connectInProcess, rawConnections } from '@mcp-workshop/mcp-host/in-process';
+import { portableJsonSchema, REQUIRED_SCOPES_META_KEY } from '@mcp-workshop/mcp-host/kit';
 import { ok } from '@mcp-workshop/shared';
 import { fromJsonSchema, type JsonSchemaType, McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { REQUIRED_SCOPES_META_KEY } from '../scopes.js';
-import { createMcpServer } from '../server.js';
-import { connectAs, testDeps, tokenFor } from '../test-support/in-memory.js';
-import { rawConnections } from '../test-support/raw-rpc.js';
-import { defineTool } from './define-tool.js';
+import { defineTool } from '../deps.js';
+import { connectAs, registerContext, testDeps, tokenFor } from '../test-support/in-memory.js';
+import { createMcpServer } from '../test-support/server.js';
 import { tools } from './index.js';
-import { portableJsonSchema } from './portable-schema.js';
 
 const input = z.object({
   text: z.string().min(1).max(20).describe('Some text.'),
@@ -77,7 +75,7 @@ describe('defineTool', () => {
       () => ok({ echoed: '', length: 0, note: null }),
     );
     const defined = server();
-    echo.register(defined, testDeps());
+    echo.register(defined, registerContext(testDeps()));
     const expected = JSON.stringify(await (await raw(reference)).request('tools/list'));
     expect(JSON.stringify(await (await raw(defined)).request('tools/list'))).toBe(expected);
   });
@@ -100,7 +98,7 @@ describe('defineTool', () => {
 
   it('applies zod defaults to the arguments, and rejects invalid ones before run', async () => {
     const target = server();
-    echo.register(target, testDeps());
+    echo.register(target, registerContext(testDeps()));
     const { client, close } = await connectInProcess(target);
     try {
       const result = await client.callTool({ name: 'echo', arguments: { text: 'ab' } });
@@ -116,7 +114,7 @@ describe('defineTool', () => {
 
   it('still checks every structuredContent against the output schema', async () => {
     const target = server();
-    echo.register(target, testDeps());
+    echo.register(target, registerContext(testDeps()));
     const rpc = await raw(target);
     const result = await rpc.request('tools/call', { name: 'echo', arguments: { text: 'bug' } });
     expect(result.isError).toBe(true);
@@ -137,7 +135,7 @@ describe('defineTool', () => {
     });
     const call = async (scopes: string[] | undefined) => {
       const target = server();
-      guarded.register(target, testDeps());
+      guarded.register(target, registerContext(testDeps()));
       const conn = scopes
         ? await connectAs(target, tokenFor('tester', scopes))
         : await connectInProcess(target);

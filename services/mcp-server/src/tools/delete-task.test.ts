@@ -4,8 +4,8 @@ import path from 'node:path';
 import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
 import { validateToolResult } from '@mcp-workshop/shared';
-import type { TaskStore } from '@mcp-workshop/task-store';
-import { openTaskStore } from '@mcp-workshop/task-store';
+import type { TodoStore } from '@mcp-workshop/task-store';
+import { openTodoStore } from '@mcp-workshop/task-store';
 import { type JsonRpcMessage, MCP_HEADERS, readMessages } from '@mcp-workshop/test-infra';
 import {
   Client,
@@ -16,8 +16,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/support/http.js';
-import { createMcpServer } from '../server.js';
 import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
+import { createMcpServer } from '../test-support/server.js';
 import { DECLINED_MESSAGE } from './delete-task.js';
 
 const CONFIRM_QUESTION = 'Delete task 1 "Old chore"? This cannot be undone.';
@@ -27,8 +27,8 @@ const accept: Answer = () => ({ action: 'accept', content: { confirm: true } });
 const text = (result: { content: unknown }) => (result.content as Array<{ text: string }>)[0]?.text ?? '';
 
 /** A 2025-era in-memory client that declares `capabilities` and answers every question with `answer`. */
-async function connectAsking(store: TaskStore, capabilities: ClientCapabilities, answer: Answer) {
-  const server = createMcpServer(testDeps({ tasks: store }));
+async function connectAsking(store: TodoStore, capabilities: ClientCapabilities, answer: Answer) {
+  const server = createMcpServer(testDeps({ todos: store }));
   const client = new Client({ name: 'elicit-test', version: '0' }, { capabilities });
   const asked: ElicitRequestParams[] = [];
   if (capabilities.elicitation) {
@@ -42,19 +42,19 @@ async function connectAsking(store: TaskStore, capabilities: ClientCapabilities,
 
 describe('delete_task', () => {
   let dir: string;
-  let store: TaskStore;
+  let store: TodoStore;
   let conn: Connected;
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'delete-task-'));
-    store = openTaskStore({
+    store = openTodoStore({
       dataDir: dir,
       logger: createSilentLogger(),
       now: () => new Date('2026-07-28T12:00:00Z'),
     });
     await store.add('', 'Old chore');
     await store.add('', 'Keep me');
-    conn = await connectInMemory(testDeps({ tasks: store }));
+    conn = await connectInMemory(testDeps({ todos: store }));
   });
   afterEach(async () => {
     await conn.close();
@@ -117,12 +117,12 @@ describe('delete_task', () => {
 
 describe('delete_task confirmation (2025 era, elicitation/create)', () => {
   let dir: string;
-  let store: TaskStore;
+  let store: TodoStore;
   let conn: Awaited<ReturnType<typeof connectAsking>> | undefined;
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'delete-task-elicit-'));
-    store = openTaskStore({
+    store = openTodoStore({
       dataDir: dir,
       logger: createSilentLogger(),
       now: () => new Date('2026-07-28T12:00:00Z'),
@@ -213,12 +213,12 @@ describe('delete_task confirmation over HTTP (2026-07-28, input_required)', () =
   let srv: TestServer;
   beforeEach(async () => {
     srv = await startTestServer();
-    await srv.deps.tasks.add('', 'Old chore');
-    await srv.deps.tasks.add('', 'Keep me');
+    await srv.deps.todos.add('', 'Old chore');
+    await srv.deps.todos.add('', 'Keep me');
   });
   afterEach(async () => srv.close());
 
-  const titles = async () => (await srv.deps.tasks.list('', 'all')).map((task) => task.title);
+  const titles = async () => (await srv.deps.todos.list('', 'all')).map((task) => task.title);
 
   it.each<[string, ElicitResult, string[]]>([
     ['deletes when the user confirms', { action: 'accept', content: { confirm: true } }, ['Keep me']],

@@ -4,8 +4,10 @@
  * client can ask them (elicitation). Only the caller's own tasks: another user's is "no such task".
  * Test: `delete-task.test.ts`, across users `task-owners.test.ts`.
  */
+
+import type { ToolContext } from '@mcp-workshop/mcp-host/kit';
 import { fail, ok } from '@mcp-workshop/shared';
-import type { Task } from '@mcp-workshop/task-store';
+import type { Todo } from '@mcp-workshop/task-store';
 import {
   acceptedContent,
   type ClientCapabilities,
@@ -15,9 +17,8 @@ import {
   inputResponse,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { TASKS_WRITE } from '../scopes.js';
-import { defineTool, type ToolContext } from './define-tool.js';
-import { noSuchTask, taskIdField, taskSchema } from './task-schema.js';
+import { defineTool, TASKS_WRITE, type ToolDeps } from '../deps.js';
+import { noSuchTodo, todoIdField, todoSchema } from './todo-schema.js';
 
 /** Humans answer at human speed; the SDK's 60 s request default would cut off a user who is reading. */
 const CONFIRM_TIMEOUT_MS = 10 * 60_000;
@@ -25,10 +26,10 @@ const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 const CONFIRM_KEY = 'confirm';
 export const DECLINED_MESSAGE = 'Not deleted: the user declined.';
 
-const input = z.object({ id: taskIdField });
+const input = z.object({ id: todoIdField });
 
 const output = z.object({
-  task: taskSchema.describe('The task that was deleted, as it was just before deletion.'),
+  task: todoSchema.describe('The task that was deleted, as it was just before deletion.'),
 });
 
 const confirmation = z.object({ confirm: z.boolean() });
@@ -60,8 +61,8 @@ export const deleteTask = defineTool({
   },
   async run({ id }, context) {
     const { deps, owner, log } = context;
-    const task = await deps.tasks.get(owner, id);
-    if (!task) return fail(noSuchTask(id));
+    const task = await deps.todos.get(owner, id);
+    if (!task) return fail(noSuchTodo(id));
     const answer = await confirm(task, context);
     // A 2026-07-28 question goes back to the client untouched; it retries the call with the answer.
     if (typeof answer !== 'string') return answer;
@@ -74,9 +75,9 @@ export const deleteTask = defineTool({
         "Not deleted: the user's confirmation could not be obtained. Ask the user in the chat, then try again.",
       );
     }
-    const deleted = await deps.tasks.delete(owner, id);
+    const deleted = await deps.todos.delete(owner, id);
     // Deleted elsewhere (another session of this user's) while the user was deciding.
-    if (!deleted) return fail(noSuchTask(id));
+    if (!deleted) return fail(noSuchTodo(id));
     await log('info', 'Deleted a task', { id, confirmedByUser: answer === 'confirmed' });
     return ok({ task: deleted }, { summary: `Deleted task ${deleted.id}: "${deleted.title}".` });
   },
@@ -90,7 +91,10 @@ type Answer = 'confirmed' | 'declined' | 'unanswered' | 'not asked' | InputRequi
  * destructive calls themselves, and a 2026-07-28 server must not request input the client did
  * not declare (-32021).
  */
-async function confirm(task: Task, { era, clientCapabilities, mcp, signal }: ToolContext): Promise<Answer> {
+async function confirm(
+  task: Todo,
+  { era, clientCapabilities, mcp, signal }: ToolContext<ToolDeps>,
+): Promise<Answer> {
   if (!supportsFormElicitation(clientCapabilities)) return 'not asked';
   const message = `Delete task ${task.id} "${task.title}"? This cannot be undone.`;
 

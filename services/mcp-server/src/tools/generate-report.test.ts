@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSilentLogger, type Logger } from '@mcp-workshop/mcp-host/logger';
 import { validateToolResult } from '@mcp-workshop/shared';
-import type { TaskStore } from '@mcp-workshop/task-store';
-import { openTaskStore } from '@mcp-workshop/task-store';
+import type { TodoStore } from '@mcp-workshop/task-store';
+import { openTodoStore } from '@mcp-workshop/task-store';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -41,21 +41,21 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('generate_report', () => {
   let dir: string;
-  let store: TaskStore;
+  let store: TodoStore;
   let conn: Connected;
   let captured: ReturnType<typeof capturingLogger>;
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'generate-report-'));
     let clock = new Date('2026-07-26T09:00:00Z');
-    store = openTaskStore({ dataDir: dir, logger: createSilentLogger(), now: () => clock });
+    store = openTodoStore({ dataDir: dir, logger: createSilentLogger(), now: () => clock });
     await store.add('', 'Secret plan A');
     await store.add('', 'Secret plan B');
     clock = new Date('2026-07-28T08:00:00Z');
     await store.add('', 'Secret plan C');
     await store.complete('', 1);
     captured = capturingLogger();
-    conn = await connectInMemory(testDeps({ tasks: store, logger: captured.logger }));
+    conn = await connectInMemory(testDeps({ todos: store, logger: captured.logger }));
   });
   afterEach(async () => {
     await conn.close();

@@ -10,13 +10,13 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { callerHasScopes } from '@mcp-workshop/mcp-host/caller';
+import { missingScopesMessage, type RunContext } from '@mcp-workshop/mcp-host/kit';
 import { fail, ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
-import { TASKS_READ } from '../scopes.js';
+import type { ToolDeps } from '../deps.js';
+import { defineTool, TASKS_READ } from '../deps.js';
 import { CITIES } from '../weather/cities.js';
 import { dayWeather, localDateAndHour } from '../weather/offline.js';
-import { defineTool, missingScopesMessage, type RunContext } from './define-tool.js';
-import type { ToolDeps } from './deps.js';
 
 /** 20 sections × 2 s is 40 s at most: long enough to watch progress, short enough that a forgotten call ends. */
 export const MAX_STEPS = 20;
@@ -124,7 +124,7 @@ export const generateReport = defineTool({
   },
 });
 
-type Step = RunContext['step'];
+type Step = RunContext<ToolDeps>['step'];
 
 const PLANS: Record<
   Topic,
@@ -139,7 +139,7 @@ const PLANS: Record<
 async function tasksPlan(deps: ToolDeps, steps: number, owner: string, step: Step): Promise<Plan> {
   // One read up front: the report is a snapshot, not a mix of before and after a concurrent write,
   // and as a task the same snapshot after a restart (recorded as a step).
-  const tasks = await step('snapshot', () => deps.tasks.list(owner, 'all'));
+  const tasks = await step('snapshot', () => deps.todos.list(owner, 'all'));
   const today = Date.parse(deps.now().toISOString().slice(0, 10));
   const days = Array.from({ length: steps }, (_, i) =>
     new Date(today - (steps - 1 - i) * DAY_MS).toISOString().slice(0, 10),

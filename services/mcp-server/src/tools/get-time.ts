@@ -5,8 +5,8 @@
  */
 import { fail, ok } from '@mcp-workshop/shared';
 import { z } from 'zod';
+import { defineTool } from '../deps.js';
 import { canonicalTimeZone, wallClock } from '../weather/zoned-time.js';
-import { defineTool } from './define-tool.js';
 
 /** IANA names are short ("America/Argentina/ComodRivadavia" is among the longest); this caps hostile input. */
 const MAX_ZONE_LENGTH = 64;
@@ -37,7 +37,8 @@ export const getTime = defineTool({
   name: 'get_time',
   title: 'Current time',
   description:
-    'Get the current local date and time in an IANA time zone. Use it for "what time is it in ..." questions. ' +
+    'Get the current local date, time and day of the week in an IANA time zone. Use it for "what time is it ' +
+    'in ..." and "what day is it in ..." questions. ' +
     'Pass a zone such as "Asia/Tokyo", not a city name.',
   input,
   output,

@@ -6,11 +6,11 @@
  */
 import { ok, ToolError } from '@mcp-workshop/shared';
 import { z } from 'zod';
+import { defineTool } from '../deps.js';
 import { WEATHER_VIEW_URI } from '../resources/views.js';
 import { CITIES } from '../weather/cities.js';
 import { hasControlCharacters } from '../weather/lookup.js';
 import { MAX_FORECAST_DAYS, type WeatherReport } from '../weather/provider.js';
-import { defineTool } from './define-tool.js';
 
 /** Place names are short ("Rio de Janeiro, Brazil"); this caps hostile input. */
 const MAX_LOCATION_LENGTH = 100;
@@ -42,7 +42,7 @@ const conditionsText = z
   .describe('The weather code in English, e.g. "Partly cloudy" or "Light rain".');
 const weatherCode = z.number().int().describe('WMO weather interpretation code, as Open-Meteo uses.');
 
-const output = z.object({
+export const output = z.object({
   place: z
     .object({
       name: z.string().describe('Place name as the weather source knows it, e.g. "Oslo".'),

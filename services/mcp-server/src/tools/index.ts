@@ -3,10 +3,11 @@
  * The one list of tools this server offers. To add a tool: create `src/tools/<name>.ts` with
  * `defineTool(...)` (copy a neighbour), put its test beside it, and add it to this list.
  */
+
+import type { WorkshopTool } from '../deps.js';
 import { addTask } from './add-task.js';
 import { calculate } from './calculate.js';
 import { completeTask } from './complete-task.js';
-import type { WorkshopTool } from './define-tool.js';
 import { deleteTask } from './delete-task.js';
 import { generateReport } from './generate-report.js';
 import { getTime } from './get-time.js';

@@ -4,11 +4,13 @@
  * country. The list case of the result contract: `{ items, count, country }`, never a bare
  * array. Test: `list-cities.test.ts`.
  */
+
+import type { ToolSpec } from '@mcp-workshop/mcp-host/kit';
 import { fail, okList } from '@mcp-workshop/shared';
 import { z } from 'zod';
+import { defineTool, type ToolDeps } from '../deps.js';
 import { CITIES } from '../weather/cities.js';
 import { findCountry, hasControlCharacters, listCountries, quoteForMessage } from '../weather/lookup.js';
-import { defineTool, type ToolSpec } from './define-tool.js';
 
 /** The longest country name in the dataset is about 20 characters; this caps hostile input. */
 const MAX_COUNTRY_LENGTH = 60;
@@ -51,7 +53,7 @@ const output = z.object({
  * The tool as a spec, so exercise 07 (`exercises/07-tool-view`) can give it a view with
  * `defineTool({ ...listCitiesSpec, ui })` instead of copying the dataset and the lookup.
  */
-export const listCitiesSpec = Object.freeze<ToolSpec<typeof input, typeof output>>({
+export const listCitiesSpec = Object.freeze<ToolSpec<typeof input, typeof output, ToolDeps>>({
   name: 'list_cities',
   title: 'Cities with offline weather',
   description:

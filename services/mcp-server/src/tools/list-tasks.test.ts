@@ -3,23 +3,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
 import { validateToolResult } from '@mcp-workshop/shared';
-import type { TaskStore } from '@mcp-workshop/task-store';
-import { openTaskStore } from '@mcp-workshop/task-store';
+import type { TodoStore } from '@mcp-workshop/task-store';
+import { openTodoStore } from '@mcp-workshop/task-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TASKS_READ, TASKS_WRITE } from '../scopes.js';
+import { TASKS_READ, TASKS_WRITE } from '../deps.js';
 import { type Connected, connectInMemory, testDeps, tokenFor } from '../test-support/in-memory.js';
-import { DEFAULT_TASK_PAGE_SIZE, MAX_TASK_PAGE_SIZE } from './task-pages.js';
+import { DEFAULT_TODO_PAGE_SIZE, MAX_TODO_PAGE_SIZE } from './todo-pages.js';
 
 describe('list_tasks', () => {
   let dir: string;
-  let store: TaskStore;
+  let store: TodoStore;
   let conn: Connected;
-  const open = () => openTaskStore({ dataDir: dir, logger: createSilentLogger() });
+  const open = () => openTodoStore({ dataDir: dir, logger: createSilentLogger() });
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'list-tasks-'));
     store = open();
-    conn = await connectInMemory(testDeps({ tasks: store }));
+    conn = await connectInMemory(testDeps({ todos: store }));
   });
   afterEach(async () => {
     await conn.close();
@@ -64,7 +64,7 @@ describe('list_tasks', () => {
     await conn.close();
     await store.close();
     store = open();
-    conn = await connectInMemory(testDeps({ tasks: store }));
+    conn = await connectInMemory(testDeps({ todos: store }));
     expect(titles(await call('list_tasks', {}))).toEqual(['remember me']);
   });
 
@@ -85,16 +85,16 @@ describe('list_tasks', () => {
       (result.content as Array<{ text: string }>)[0]?.text ?? '';
 
     it('answers a long list a page at a time, with a nextCursor until the last page', async () => {
-      for (let n = 1; n <= DEFAULT_TASK_PAGE_SIZE + 1; n++) await store.add('', `t${n}`);
+      for (let n = 1; n <= DEFAULT_TODO_PAGE_SIZE + 1; n++) await store.add('', `t${n}`);
       const first = await call('list_tasks', {});
       expect(validateToolResult(first).ok).toBe(true);
-      expect(listed(first).count).toBe(DEFAULT_TASK_PAGE_SIZE);
+      expect(listed(first).count).toBe(DEFAULT_TODO_PAGE_SIZE);
       expect(listed(first).nextCursor).toEqual(expect.any(String));
       expect((first.content as Array<{ text: string }>)[1]?.text).toBe(
-        `${DEFAULT_TASK_PAGE_SIZE} tasks on this page. More follow: call list_tasks again with this nextCursor.`,
+        `${DEFAULT_TODO_PAGE_SIZE} tasks on this page. More follow: call list_tasks again with this nextCursor.`,
       );
       const last = await call('list_tasks', { cursor: listed(first).nextCursor });
-      expect(titles(last)).toEqual([`t${DEFAULT_TASK_PAGE_SIZE + 1}`]);
+      expect(titles(last)).toEqual([`t${DEFAULT_TODO_PAGE_SIZE + 1}`]);
       expect(last.structuredContent).not.toHaveProperty('nextCursor');
     });
 
@@ -135,7 +135,7 @@ describe('list_tasks', () => {
       expect((await call('list_tasks', { cursor: changed })).isError).toBe(true);
     });
 
-    it.each([0, MAX_TASK_PAGE_SIZE + 1, 1.5])('refuses a page size of %s with isError', async (limit) => {
+    it.each([0, MAX_TODO_PAGE_SIZE + 1, 1.5])('refuses a page size of %s with isError', async (limit) => {
       const result = await call('list_tasks', { limit });
       expect(result.isError).toBe(true);
       expect(validateToolResult(result).ok).toBe(true);
@@ -143,8 +143,8 @@ describe('list_tasks', () => {
 
     it("refuses another user's cursor exactly as garbage, and shows nothing of theirs", async () => {
       const both = [TASKS_READ, TASKS_WRITE];
-      const alice = await connectInMemory(testDeps({ tasks: store }), { authInfo: tokenFor('alice', both) });
-      const bob = await connectInMemory(testDeps({ tasks: store }), { authInfo: tokenFor('bob', both) });
+      const alice = await connectInMemory(testDeps({ todos: store }), { authInfo: tokenFor('alice', both) });
+      const bob = await connectInMemory(testDeps({ todos: store }), { authInfo: tokenFor('bob', both) });
       try {
         for (const title of ['a1', 'a2', 'a3']) await store.add('sub:alice', title);
         for (const title of ['b1', 'b2', 'b3']) await store.add('sub:bob', title);

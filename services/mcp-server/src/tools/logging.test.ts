@@ -9,8 +9,8 @@ import path from 'node:path';
 import { connectInProcess } from '@mcp-workshop/mcp-host/in-process';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
 import { ToolError } from '@mcp-workshop/shared';
-import type { TaskStore } from '@mcp-workshop/task-store';
-import { openTaskStore } from '@mcp-workshop/task-store';
+import type { TodoStore } from '@mcp-workshop/task-store';
+import { openTodoStore } from '@mcp-workshop/task-store';
 import {
   Client,
   type LoggingMessageNotificationParams,
@@ -20,9 +20,9 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startTestServer, type TestServer } from '../../test/support/http.js';
-import { type Connected, connectInMemory, testDeps } from '../test-support/in-memory.js';
+import { defineTool } from '../deps.js';
+import { type Connected, connectInMemory, registerContext, testDeps } from '../test-support/in-memory.js';
 import { createOfflineWeather } from '../weather/offline.js';
-import { defineTool } from './define-tool.js';
 
 const probe = defineTool({
   name: 'probe',
@@ -51,7 +51,7 @@ async function connectProbe(logging: boolean) {
     { name: 'probe-server', version: '0' },
     { capabilities: logging ? { logging: {} } : {} },
   );
-  probe.register(server, testDeps());
+  probe.register(server, registerContext(testDeps()));
   return connectInProcess(server, new Client({ name: 'probe-client', version: '0' }));
 }
 
@@ -128,15 +128,15 @@ describe('ToolContext.log', () => {
 
 describe('example tool logs', () => {
   let dir: string;
-  let store: TaskStore;
+  let store: TodoStore;
   let conn: Connected;
   let logs: LoggingMessageNotificationParams[];
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tool-logs-'));
     const now = () => new Date('2026-07-28T12:00:00Z');
-    store = openTaskStore({ dataDir: dir, logger: createSilentLogger(), now });
-    conn = await connectInMemory(testDeps({ tasks: store, weather: createOfflineWeather(now), now }));
+    store = openTodoStore({ dataDir: dir, logger: createSilentLogger(), now });
+    conn = await connectInMemory(testDeps({ todos: store, weather: createOfflineWeather(now), now }));
     logs = collectLogs(conn.client);
   });
   afterEach(async () => {

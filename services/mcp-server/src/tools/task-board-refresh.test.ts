@@ -3,21 +3,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
 import { validateToolResult } from '@mcp-workshop/shared';
-import { openTaskStore, type TaskStore } from '@mcp-workshop/task-store';
+import { openTodoStore, type TodoStore } from '@mcp-workshop/task-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TASKS_READ, TASKS_WRITE } from '../scopes.js';
-import { createMcpServer } from '../server.js';
+import { TASKS_READ, TASKS_WRITE } from '../deps.js';
 import { connectAs, testDeps, tokenFor } from '../test-support/in-memory.js';
-import { DEFAULT_TASK_PAGE_SIZE } from './task-pages.js';
+import { createMcpServer } from '../test-support/server.js';
+import { DEFAULT_TODO_PAGE_SIZE } from './todo-pages.js';
 
 describe('task_board_refresh', () => {
   let dir: string;
-  let store: TaskStore;
+  let store: TodoStore;
   const closers: Array<() => Promise<void>> = [];
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'task-board-refresh-'));
-    store = openTaskStore({ dataDir: dir, logger: createSilentLogger() });
+    store = openTodoStore({ dataDir: dir, logger: createSilentLogger() });
     // Alice has two open tasks and one done; Bob has one open task of his own (owners as ownerOf names them).
     await store.add('sub:alice', 'one');
     const two = await store.add('sub:alice', 'two');
@@ -33,7 +33,7 @@ describe('task_board_refresh', () => {
 
   /** Calls the tool as `sub` with `scopes`, over a real server with sign-in on. */
   const call = async (sub: string, scopes: readonly string[], args: Record<string, unknown>) => {
-    const conn = await connectAs(createMcpServer(testDeps({ tasks: store })), tokenFor(sub, scopes));
+    const conn = await connectAs(createMcpServer(testDeps({ todos: store })), tokenFor(sub, scopes));
     closers.push(conn.close);
     return conn.client.callTool({ name: 'task_board_refresh', arguments: args });
   };
@@ -80,21 +80,21 @@ describe('task_board_refresh', () => {
   });
 
   it('answers the first page only, with the totals of all and a cursor list_tasks takes for the rest', async () => {
-    for (let n = 1; n <= DEFAULT_TASK_PAGE_SIZE; n++) await store.add('sub:alice', `more ${n}`);
+    for (let n = 1; n <= DEFAULT_TODO_PAGE_SIZE; n++) await store.add('sub:alice', `more ${n}`);
     const result = await call('alice', [TASKS_READ], {});
     expect(validateToolResult(result).ok).toBe(true);
     const board = result.structuredContent as { count: number; openCount: number; nextCursor?: string };
-    expect(board).toMatchObject({ count: DEFAULT_TASK_PAGE_SIZE, openCount: DEFAULT_TASK_PAGE_SIZE + 2 });
+    expect(board).toMatchObject({ count: DEFAULT_TODO_PAGE_SIZE, openCount: DEFAULT_TODO_PAGE_SIZE + 2 });
     const conn = await connectAs(
-      createMcpServer(testDeps({ tasks: store })),
+      createMcpServer(testDeps({ todos: store })),
       tokenFor('alice', [TASKS_READ]),
     );
     closers.push(conn.close);
     const rest = await conn.client.callTool({ name: 'list_tasks', arguments: { cursor: board.nextCursor } });
     expect(titles(rest)).toEqual([
-      `more ${DEFAULT_TASK_PAGE_SIZE - 2}`,
-      `more ${DEFAULT_TASK_PAGE_SIZE - 1}`,
-      `more ${DEFAULT_TASK_PAGE_SIZE}`,
+      `more ${DEFAULT_TODO_PAGE_SIZE - 2}`,
+      `more ${DEFAULT_TODO_PAGE_SIZE - 1}`,
+      `more ${DEFAULT_TODO_PAGE_SIZE}`,
     ]);
   });
 });

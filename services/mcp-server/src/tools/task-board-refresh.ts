@@ -4,27 +4,26 @@
  * buttons complete or delete a task: the tasks under the board's filter plus how many are open and
  * done in all. App-only (`visibility: ["app"]`): an MCP Apps host never shows it to the model, which
  * has `list_tasks`. Same owner rules and scope as `list_tasks`, and the same first page: at most
- * `DEFAULT_TASK_PAGE_SIZE` tasks, with `nextCursor` when more follow, so a full list never makes one
+ * `DEFAULT_TODO_PAGE_SIZE` tasks, with `nextCursor` when more follow, so a full list never makes one
  * large answer. Test: `task-board-refresh.test.ts`.
  */
 import { okList } from '@mcp-workshop/shared';
 import { z } from 'zod';
-import { TASKS_READ } from '../scopes.js';
-import { defineTool } from './define-tool.js';
-import { DEFAULT_TASK_PAGE_SIZE, encodeTaskCursor } from './task-pages.js';
-import { TASK_STATUSES, taskSchema } from './task-schema.js';
+import { defineTool, TASKS_READ } from '../deps.js';
+import { DEFAULT_TODO_PAGE_SIZE, encodeTodoCursor } from './todo-pages.js';
+import { TODO_STATUSES, todoSchema } from './todo-schema.js';
 
 const input = z.object({
   status: z
-    .enum(TASK_STATUSES)
+    .enum(TODO_STATUSES)
     .default('all')
     .describe('The filter the board shows: "open", "done", or "all" (the default).'),
 });
 
-const output = z.object({
-  items: z.array(taskSchema).describe('The first page of the tasks under the filter, oldest first.'),
+export const output = z.object({
+  items: z.array(todoSchema).describe('The first page of the tasks under the filter, oldest first.'),
   count: z.number().int().describe('How many tasks are in items.'),
-  status: z.enum(TASK_STATUSES).describe('The filter that was applied.'),
+  status: z.enum(TODO_STATUSES).describe('The filter that was applied.'),
   openCount: z.number().int().describe("How many of the caller's tasks are open, whatever the filter."),
   doneCount: z.number().int().describe("How many of the caller's tasks are done, whatever the filter."),
   nextCursor: z
@@ -45,12 +44,12 @@ export const taskBoardRefresh = defineTool({
   ui: { visibility: ['app'] },
   async run({ status }, { deps, owner, log }) {
     // One read, so the totals and the items describe the same moment.
-    const all = await deps.tasks.list(owner, 'all');
+    const all = await deps.todos.list(owner, 'all');
     const doneCount = all.filter((task) => task.done).length;
     const matching = status === 'all' ? all : all.filter((task) => task.done === (status === 'done'));
-    const items = matching.slice(0, DEFAULT_TASK_PAGE_SIZE);
+    const items = matching.slice(0, DEFAULT_TODO_PAGE_SIZE);
     const last = items.at(-1);
-    const nextCursor = matching.length > items.length && last ? encodeTaskCursor(owner, last.id) : undefined;
+    const nextCursor = matching.length > items.length && last ? encodeTodoCursor(owner, last.id) : undefined;
     await log('debug', 'Refreshed the task board', { status, count: items.length });
     return okList(
       items,

@@ -11,13 +11,13 @@ import path from 'node:path';
 import { SHARED_OWNER } from '@mcp-workshop/mcp-host/caller';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
 import type { CallToolResult } from '@mcp-workshop/shared';
-import type { TaskStore } from '@mcp-workshop/task-store';
-import { openTaskStore } from '@mcp-workshop/task-store';
+import type { TodoStore } from '@mcp-workshop/task-store';
+import { openTodoStore } from '@mcp-workshop/task-store';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TASKS_READ, TASKS_WRITE } from '../scopes.js';
+import { TASKS_READ, TASKS_WRITE } from '../deps.js';
 import { type Connected, connectInMemory, testDeps, tokenFor } from '../test-support/in-memory.js';
-import { noSuchTask } from './task-schema.js';
+import { noSuchTodo } from './todo-schema.js';
 
 const BOTH = [TASKS_READ, TASKS_WRITE];
 const ALICE = tokenFor('alice', BOTH);
@@ -25,12 +25,12 @@ const BOB = tokenFor('bob', BOTH);
 
 describe('task tools, per owner', () => {
   let dir: string;
-  let store: TaskStore;
+  let store: TodoStore;
   const open: Connected[] = [];
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'task-owners-'));
-    store = openTaskStore({ dataDir: dir, logger: createSilentLogger(), maxTasks: 2 });
+    store = openTodoStore({ dataDir: dir, logger: createSilentLogger(), maxTodos: 2 });
   });
   afterEach(async () => {
     for (const conn of open.splice(0)) await conn.close();
@@ -39,7 +39,7 @@ describe('task tools, per owner', () => {
   });
 
   const as = async (authInfo: AuthInfo | undefined) => {
-    const conn = await connectInMemory(testDeps({ tasks: store }), authInfo ? { authInfo } : {});
+    const conn = await connectInMemory(testDeps({ todos: store }), authInfo ? { authInfo } : {});
     open.push(conn);
     return (name: string, args: Record<string, unknown> = {}) =>
       conn.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
@@ -68,7 +68,7 @@ describe('task tools, per owner', () => {
     for (const name of ['complete_task', 'delete_task']) {
       const result = await bob(name, { id });
       expect(result.isError).toBe(true);
-      expect(text(result)).toBe(noSuchTask(id));
+      expect(text(result)).toBe(noSuchTodo(id));
     }
     expect(items(await alice('list_tasks'))).toMatchObject([{ id, title: 'hers', done: false }]);
     // Her own calls still work on it.

@@ -8,17 +8,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connectRaw, type RawRpc, rawConnections } from '@mcp-workshop/mcp-host/in-process';
+import type { ToolUi } from '@mcp-workshop/mcp-host/kit';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
 import { fail, ok } from '@mcp-workshop/shared';
-import { openTaskStore, type TaskStore } from '@mcp-workshop/task-store';
+import { openTodoStore, type TodoStore } from '@mcp-workshop/task-store';
 import { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createMcpServer } from '../server.js';
-import { connectAs, testDeps, tokenFor } from '../test-support/in-memory.js';
-import { connectRaw, type RawRpc, rawConnections } from '../test-support/raw-rpc.js';
+import { defineTool } from '../deps.js';
+import { connectAs, registerContext, testDeps, tokenFor } from '../test-support/in-memory.js';
+import { createMcpServer } from '../test-support/server.js';
 import { createOfflineWeather } from '../weather/offline.js';
-import { defineTool, type ToolUi } from './define-tool.js';
 import { tools } from './index.js';
 
 const NOW = () => new Date('2026-07-28T12:00:00Z');
@@ -44,7 +45,7 @@ function echo(ui?: ToolUi) {
 
 function serverWith(tool: ReturnType<typeof echo>): McpServer {
   const server = new McpServer({ name: 'tool-views-test', version: '0.0.0' });
-  tool.register(server, testDeps());
+  tool.register(server, registerContext(testDeps()));
   return server;
 }
 
@@ -110,14 +111,14 @@ describe('defineTool with ui', () => {
 
 describe('the catalogue tools with views', () => {
   let dir: string;
-  let store: TaskStore;
+  let store: TodoStore;
   let rpc: RawRpc;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'tool-views-'));
-    store = openTaskStore({ dataDir: dir, logger: createSilentLogger(), now: NOW });
+    store = openTodoStore({ dataDir: dir, logger: createSilentLogger(), now: NOW });
     await store.add('', 'Buy milk');
     rpc = await connectRaw(
-      createMcpServer(testDeps({ tasks: store, weather: createOfflineWeather(NOW), now: NOW })),
+      createMcpServer(testDeps({ todos: store, weather: createOfflineWeather(NOW), now: NOW })),
     );
   });
   afterAll(async () => {
@@ -168,7 +169,7 @@ describe('the catalogue tools with views', () => {
       const resource = resources.find((entry) => entry.uri === uri);
       expect(
         resource,
-        `${tool.name} names the view ${String(uri)}, which resources/list does not have: add its entry to src/resources/views.ts`,
+        `${tool.name} names the view ${String(uri)}, which resources/list does not have: make its folder under views/ with a main.ts (views/<path>/ for ui://<path>)`,
       ).toBeDefined();
       expect(resource?.mimeType, `${String(uri)}: an MCP Apps view`).toBe('text/html;profile=mcp-app');
     }

@@ -1,10 +1,10 @@
 import { missingScopes, scopesForBody, scopesForMessage } from '@mcp-workshop/mcp-host';
+import { cataloguePolicy } from '@mcp-workshop/mcp-host/kit';
 import { describe, expect, it } from 'vitest';
-import { prompts } from '../../src/prompts/index.js';
-import { scopePolicy, TASKS_READ, TASKS_WRITE } from '../../src/scopes.js';
-import { tools } from '../../src/tools/index.js';
+import catalogue from '../../src/catalogue.js';
+import { TASKS_READ, TASKS_WRITE } from '../../src/deps.js';
 
-const policy = scopePolicy(tools, prompts);
+const policy = cataloguePolicy(catalogue);
 const call = (name: unknown) => ({
   jsonrpc: '2.0',
   id: 1,

@@ -1,25 +1,28 @@
 /**
  * @module support/http
- * Starts the workshop server on 127.0.0.1 with a port the OS picks, backed by a temporary task
- * database and the offline weather, for tests that speak HTTP. The raw HTTP helpers they send with
- * (`EraClient`, `postInitialize`, …) come from `@mcp-workshop/test-infra`, shared with the host's tests.
+ * Starts the workshop catalogue on 127.0.0.1 with a port the OS picks, through the host's
+ * `startCatalogue`, backed by a temporary task database and the offline weather, for the tool tests
+ * that speak HTTP (notifications, elicitation, tasks). The host's own HTTP tests are dev/host-integration's.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
-import { type LocalServer, type LocalServerOptions, startLocalServer } from '../../src/local-server.js';
+import { type LocalCatalogue, type LocalCatalogueOptions, startCatalogue } from '@mcp-workshop/mcp-host/run';
+import catalogue from '../../src/catalogue.js';
+import type { env, ToolDeps } from '../../src/deps.js';
 
-export type TestServer = LocalServer;
+export type TestServer = LocalCatalogue<typeof env, ToolDeps>;
 
 export const FIXED_NOW = new Date('2026-07-28T12:00:00Z');
 
 /** A server with a fixed clock and a fresh temporary database; `close()` deletes the database too. */
-export async function startTestServer(
-  options: Omit<LocalServerOptions, 'dataDir'> = {},
-): Promise<TestServer> {
+export async function startTestServer(options: LocalCatalogueOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mcp-workshop-http-'));
-  const server = await startLocalServer({ dataDir, now: () => FIXED_NOW, ...options });
+  const server = await startCatalogue(catalogue, {
+    now: () => FIXED_NOW,
+    ...options,
+    env: { DATA_DIR: dataDir, ...options.env },
+  });
   return {
     ...server,
     async close() {
@@ -27,25 +30,4 @@ export async function startTestServer(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** What the curl path answers for a tool call: the tool's result as JSON. */
-export interface ToolAnswer {
-  isError?: boolean;
-  content: Array<{ type: string; text?: string }>;
-}
-
-/** Calls a tool through the curl path (`POST /tools/:name`); the route itself must answer 200. */
-export async function callToolRoute(
-  baseUrl: string,
-  name: string,
-  args: Record<string, unknown> = {},
-): Promise<ToolAnswer> {
-  const response = await fetch(`${baseUrl}/tools/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(args),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as ToolAnswer;
 }

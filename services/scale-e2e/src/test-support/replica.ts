@@ -1,7 +1,8 @@
 /**
  * @module test-support/replica
  * One mcp-server replica as production runs it: the built `dist/index.js` in its own Node process on
- * a loopback port, configured only by its environment, with tasks in Postgres (DATABASE_URL).
+ * a loopback port the OS picks (it says which in its log), configured only by its environment, with
+ * tasks in Postgres (DATABASE_URL).
  * A test can SIGKILL it, which no in-process server allows. Partner: `topology.ts`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -9,7 +10,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, stopChild } from '@mcp-workshop/test-infra';
+import { ANNOUNCING_LOG_LEVEL, stopChild, waitForAnnouncedMcpUrl } from '@mcp-workshop/test-infra';
 
 /** The server as `pnpm --filter @mcp-workshop/mcp-server build` leaves it. */
 export const SERVER_ENTRY = fileURLToPath(new URL('../../../mcp-server/dist/index.js', import.meta.url));
@@ -27,7 +28,7 @@ export interface Replica {
   /** e.g. http://127.0.0.1:41234/mcp */
   mcpUrl: string;
   baseUrl: string;
-  /** Its stderr so far (LOG_LEVEL=warn), for a failing test's message. */
+  /** Its stderr so far (LOG_LEVEL=info), for a failing test's message. */
   log(): string;
   /** True once it has exited, for whatever reason. */
   exited(): boolean;
@@ -48,36 +49,38 @@ export interface ReplicaOptions {
   env?: Record<string, string>;
 }
 
-/** Spawns a replica and resolves once `GET /health/ready` answers 200 (Postgres reachable, migrated). */
+/**
+ * Spawns a replica and resolves once it has said where it listens and `GET /health/ready` answers
+ * 200 there (Postgres reachable, migrated).
+ */
 export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   if (!existsSync(SERVER_ENTRY)) {
     throw new Error(`${SERVER_ENTRY} is missing: pnpm --filter @mcp-workshop/mcp-server build`);
   }
   const root = mkdtempSync(path.join(tmpdir(), `scale-e2e-${options.name}-`));
-  const port = await freePort();
   const logFile = path.join(root, 'stderr.log');
   const out = openSync(logFile, 'w');
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     env: {
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',
-      PORT: String(port),
+      PORT: '0',
       DATABASE_URL: options.databaseUrl,
       // Never used with DATABASE_URL set, but a replica must not write into the package's data folder.
       DATA_DIR: path.join(root, 'data'),
-      LOG_LEVEL: 'warn',
       // Every client of the tests comes from 127.0.0.1 (HAProxy included): per-IP limits would throttle the load.
       MCP_RATE_LIMIT_PER_MINUTE: '0',
       MCP_HANDSHAKE_RATE_LIMIT_PER_MINUTE: '0',
       // Names the replica in its spans when a test turns telemetry on, as compose names mcp-server-1..3.
       OTEL_RESOURCE_ATTRIBUTES: `service.instance.id=replica-${options.name}`,
       ...options.env,
+      // Its "listening" line, which names the port, is written at info.
+      LOG_LEVEL: ANNOUNCING_LOG_LEVEL,
     },
     // A file, not a pipe: nobody reads a pipe while a test runs, and a full one would block the server.
     stdio: ['ignore', out, out],
   });
   closeSync(out);
-  const baseUrl = `http://127.0.0.1:${port}`;
   const log = () => readFileSync(logFile, 'utf8');
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   let removed = false;
@@ -86,18 +89,21 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     if (!removed) rmSync(root, { recursive: true, force: true });
     removed = true;
   };
+  let mcpUrl: URL;
   try {
-    await waitReady(`${baseUrl}/health/ready`, child, options.name, log);
+    const name = `replica ${options.name}`;
+    mcpUrl = new URL(await waitForAnnouncedMcpUrl({ child, log, timeoutMs: READY_TIMEOUT_MS, name }));
+    await waitReady(new URL('/health/ready', mcpUrl).href, child, options.name, log);
   } catch (error) {
     await stop();
     throw error;
   }
   return {
     name: options.name,
-    port,
+    port: Number(mcpUrl.port),
     pid: child.pid ?? 0,
-    mcpUrl: `${baseUrl}/mcp`,
-    baseUrl,
+    mcpUrl: mcpUrl.href,
+    baseUrl: mcpUrl.origin,
     log,
     exited,
     kill: () => stopChild(child, { signal: 'SIGKILL', graceMs: STOP_GRACE_MS }),

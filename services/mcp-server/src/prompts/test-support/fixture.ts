@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createSilentLogger } from '@mcp-workshop/mcp-host/logger';
-import { announceTaskChanges, createTaskEvents, openTaskStore } from '@mcp-workshop/task-store';
-import type { ToolDeps } from '../../tools/deps.js';
+import { announceTodoChanges, createTodoEvents, openTodoStore } from '@mcp-workshop/task-store';
+import type { ToolDeps } from '../../deps.js';
 import { createOfflineWeather } from '../../weather/offline.js';
 
 /** Midsummer noon in Oslo, so forecasts are repeatable and dates are easy to check. */
@@ -24,12 +24,12 @@ export function createPromptFixture(): PromptFixture {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'prompts-'));
   const logger = createSilentLogger();
   const now = () => FIXED_NOW;
-  const taskEvents = createTaskEvents();
-  const tasks = announceTaskChanges(openTaskStore({ dataDir, logger, now }), taskEvents);
+  const todoEvents = createTodoEvents();
+  const todos = announceTodoChanges(openTodoStore({ dataDir, logger, now }), todoEvents);
   return {
-    deps: { weather: createOfflineWeather(now), tasks, taskEvents, now, logger },
+    deps: { weather: createOfflineWeather(now), todos, todoEvents, now, logger },
     async cleanup() {
-      await tasks.close();
+      await todos.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
