@@ -25,7 +25,10 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WORKSHOP_ENTRY as ENTRY } from './test-support/built-server.js';
 
-const WAIT_MS = 10_000;
+/** Safety nets for two loaded cores: a start, or the spans and metrics of a request, come far sooner when idle. */
+const WAIT_MS = 30_000;
+/** Each test starts a server, so it gets room for a slow start and its own waits. */
+const TEST_TIMEOUT_MS = 60_000;
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CLIENT_SPAN_ID = '00f067aa0ba902b7';
 const TRACEPARENT = `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01`;
@@ -118,7 +121,7 @@ function callModern(
 
 const named = (name: string) => (spans: readonly ReceivedSpan[]) => spans.find((span) => span.name === name);
 
-describe("the server span joins the caller's trace", () => {
+describe("the server span joins the caller's trace", { timeout: TEST_TIMEOUT_MS }, () => {
   it("from a 2026-07-28 request's _meta.traceparent, with a database child span that holds no value", async () => {
     const { mcpUrl } = await startHttp(telemetryEnv());
     const response = await callModern(
@@ -304,7 +307,7 @@ describe("the server span joins the caller's trace", () => {
   });
 });
 
-describe('bad trace context', () => {
+describe('bad trace context', { timeout: TEST_TIMEOUT_MS }, () => {
   it('ignores a malformed traceparent and starts a trace of its own', async () => {
     const { mcpUrl } = await startHttp(telemetryEnv());
     for (const traceparent of [
@@ -350,7 +353,7 @@ describe('bad trace context', () => {
   });
 });
 
-describe('logs', () => {
+describe('logs', { timeout: TEST_TIMEOUT_MS }, () => {
   it('carry the trace_id and span_id of the call they belong to', async () => {
     const { mcpUrl, stderr } = await startHttp(telemetryEnv({ LOG_LEVEL: 'debug' }));
     const response = await callModern(mcpUrl, 'get_time', { timezone: 'UTC' }, { traceparent: TRACEPARENT });
@@ -368,7 +371,7 @@ describe('logs', () => {
   });
 });
 
-describe('telemetry off', () => {
+describe('telemetry off', { timeout: TEST_TIMEOUT_MS }, () => {
   /** The import reporters' folders, removed once this block's servers have stopped. */
   const reporterDirs: string[] = [];
   afterAll(() => {
@@ -446,7 +449,7 @@ describe('telemetry off', () => {
   });
 });
 
-describe('settings', () => {
+describe('settings', { timeout: TEST_TIMEOUT_MS }, () => {
   it('refuses a grpc protocol at start-up, naming the variable and what to use', async () => {
     const { child, stderr } = start([], { ...telemetryEnv(), OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' });
     const code = await new Promise((resolve) => child.once('exit', resolve));

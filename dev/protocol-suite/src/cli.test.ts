@@ -23,7 +23,7 @@ const COVERAGE_TESTS = 3;
  */
 const REFUSAL_MS = 15_000;
 /** One revision against a local server: a few seconds of cases plus vitest's start-up. */
-const RUN_MS = 60_000;
+const RUN_MS = 120_000;
 
 interface Outcome {
   code: number | null;

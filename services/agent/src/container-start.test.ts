@@ -24,7 +24,8 @@ const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const CHECKED_BY = 'checked-by: services/agent/src/container-start.test.ts';
 /** The docs that quote this start, each with the number of quotes this test holds. */
 const QUOTING_DOCS = { 'README.md': 1, 'doc/WORKSHOP.md': 1 };
-const READY_TIMEOUT_MS = 15_000;
+/** A safety net: a start takes about a second idle, and ten times that beside the rest of `pnpm test`. */
+const READY_TIMEOUT_MS = 60_000;
 /** A secret as `openssl rand -hex 32` makes it. */
 const SET_TOKEN = '5c1e0f9a7b3d2e8f4a6c0b1d9e7f3a5c2b8d4e6f0a1c3e5b7d9f2a4c6e8b0d1f3';
 /** What the generated secret looks like (randomBytes(32) as hex): it must appear nowhere in the log. */
@@ -219,7 +220,9 @@ function holdsQuote(quoted: string[], printed: string[]): boolean {
   return true;
 }
 
-describe('the agent as its container starts it (AGENT_HOST=0.0.0.0)', () => {
+describe('the agent as its container starts it (AGENT_HOST=0.0.0.0)', {
+  timeout: 2 * READY_TIMEOUT_MS,
+}, () => {
   it('without AGENT_API_TOKEN: comes up healthy, prints the one-time link, and refuses the API without it', async () => {
     const agent = await startAgent({});
     // Docker's healthcheck has no token: it learns "up", nothing more.

@@ -15,8 +15,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../logger.js';
 import { type HttpHost, startHttpHost } from './start.js';
 
-/** Far more than loopback's socket buffers on both sides take, so the server's writes back up. */
-const ANSWER_BYTES = 64 * 1024 * 1024;
+/**
+ * Far more than loopback's socket buffers on both sides take, so the server's writes back up: with
+ * Linux's defaults the kernel takes about 4 MiB of an answer nobody reads (3.9 MB measured), and
+ * this is four times that. Not more: each test builds, sends and parses the answer, which on two
+ * loaded cores took 20 s at 64 MiB.
+ */
+const ANSWER_BYTES = 16 * 1024 * 1024;
+/** A safety net for a loaded machine; the tests wait for events, and take about 1 s when idle. */
+const TEST_TIMEOUT_MS = 60_000;
 /** Small, so a dropped socket comes soon; the tests wait for events, never for this. */
 const STALLED_MS = 50;
 
@@ -123,66 +130,78 @@ describe('an answer nobody reads', () => {
     for (const host of hosts.splice(0)) await host.close();
   });
 
-  it('drops the connection of a JSON answer its client never reads: the response ends, the client finds it cut', async () => {
-    const host = await start(STALLED_MS);
-    hosts.push(host);
-    const exchange = nextExchange(host);
-    const socket = await sendAndNeverRead(host.port, modernCall(host.port));
-    sockets.push(socket);
-    const { req, res, closed, backedUp } = await exchange;
-    await backedUp;
-    await closed;
-    expect(res.getHeader('content-type') ?? 'application/json').toMatch(/^application\/json/);
-    expect(req.socket.destroyed).toBe(true);
-    // Nothing holds the answer any more: the socket's queue went with it.
-    expect(req.socket.writableLength).toBe(0);
-    // A client that reads now gets what the kernel had taken, far from the whole answer, then the close.
-    const received = await readUntilClose(socket);
-    expect(received).toBeGreaterThan(0);
-    expect(received).toBeLessThan(ANSWER_BYTES);
-  });
+  it(
+    'drops the connection of a JSON answer its client never reads: the response ends, the client finds it cut',
+    async () => {
+      const host = await start(STALLED_MS);
+      hosts.push(host);
+      const exchange = nextExchange(host);
+      const socket = await sendAndNeverRead(host.port, modernCall(host.port));
+      sockets.push(socket);
+      const { req, res, closed, backedUp } = await exchange;
+      await backedUp;
+      await closed;
+      expect(res.getHeader('content-type') ?? 'application/json').toMatch(/^application\/json/);
+      expect(req.socket.destroyed).toBe(true);
+      // Nothing holds the answer any more: the socket's queue went with it.
+      expect(req.socket.writableLength).toBe(0);
+      // A client that reads now gets what the kernel had taken, far from the whole answer, then the close.
+      const received = await readUntilClose(socket);
+      expect(received).toBeGreaterThan(0);
+      expect(received).toBeLessThan(ANSWER_BYTES);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('leaves an event stream nobody reads open, while a JSON answer stalled after it is dropped', async () => {
-    const host = await start(STALLED_MS);
-    hosts.push(host);
-    const sessionId = await openRawSession(host.mcpUrl);
-    const streamExchange = nextExchange(host);
-    const stream = await sendAndNeverRead(host.port, sessionCall(host.port, sessionId));
-    sockets.push(stream);
-    const streamed = await streamExchange;
-    await streamed.backedUp;
+  it(
+    'leaves an event stream nobody reads open, while a JSON answer stalled after it is dropped',
+    async () => {
+      const host = await start(STALLED_MS);
+      hosts.push(host);
+      const sessionId = await openRawSession(host.mcpUrl);
+      const streamExchange = nextExchange(host);
+      const stream = await sendAndNeverRead(host.port, sessionCall(host.port, sessionId));
+      sockets.push(stream);
+      const streamed = await streamExchange;
+      await streamed.backedUp;
 
-    // Stalled after the stream: were the stream under the rule, its timer (set first, as long)
-    // would have fired before this one's.
-    const jsonExchange = nextExchange(host);
-    const json = await sendAndNeverRead(host.port, modernCall(host.port));
-    sockets.push(json);
-    const dropped = await jsonExchange;
-    await dropped.backedUp;
-    await dropped.closed;
+      // Stalled after the stream: were the stream under the rule, its timer (set first, as long)
+      // would have fired before this one's.
+      const jsonExchange = nextExchange(host);
+      const json = await sendAndNeverRead(host.port, modernCall(host.port));
+      sockets.push(json);
+      const dropped = await jsonExchange;
+      await dropped.backedUp;
+      await dropped.closed;
 
-    expect(dropped.req.socket.destroyed).toBe(true);
-    expect(streamed.req.socket.destroyed).toBe(false);
-    expect(streamed.res.closed).toBe(false);
-    expect(streamed.req.socket.writableLength).toBeGreaterThan(0);
-  });
+      expect(dropped.req.socket.destroyed).toBe(true);
+      expect(streamed.req.socket.destroyed).toBe(false);
+      expect(streamed.res.closed).toBe(false);
+      expect(streamed.req.socket.writableLength).toBeGreaterThan(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('gives the whole answer to a client that reads it', async () => {
-    const host = await start();
-    hosts.push(host);
-    const response = await fetch(host.mcpUrl, {
-      method: 'POST',
-      headers: {
-        ...MCP_HEADERS,
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'big',
-      },
-      body: JSON.stringify({ ...CALL, params: { name: 'big', arguments: {}, _meta: modernMeta() } }),
-    });
-    const answer = (await response.json()) as { result: { content: Array<{ text: string }> } };
-    expect(answer.result.content[0]?.text).toHaveLength(ANSWER_BYTES);
-  });
+  it(
+    'gives the whole answer to a client that reads it',
+    async () => {
+      const host = await start();
+      hosts.push(host);
+      const response = await fetch(host.mcpUrl, {
+        method: 'POST',
+        headers: {
+          ...MCP_HEADERS,
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'big',
+        },
+        body: JSON.stringify({ ...CALL, params: { name: 'big', arguments: {}, _meta: modernMeta() } }),
+      });
+      const answer = (await response.json()) as { result: { content: Array<{ text: string }> } };
+      expect(answer.result.content[0]?.text).toHaveLength(ANSWER_BYTES);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
   it('refuses a bound that is not a positive number of milliseconds', async () => {
     for (const bound of [0, -1, Number.NaN]) {
