@@ -50,6 +50,13 @@ async function start(options: Parameters<typeof startTestServer>[0] = {}): Promi
   return server;
 }
 
+/**
+ * What a token issued after the server started has left to live, tolerance included: room for the
+ * few requests that open a stream on two loaded cores (`iat` is rounded down, so 1 s less at worst),
+ * while the stream's end still comes well inside ENDS_WAIT_MS.
+ */
+const NEAR_EXPIRY_SECONDS = 5;
+
 /** A server whose clock says a fresh token has `secondsLeft` to live, tolerance included. */
 function startNearExpiry(secondsLeft: number): Promise<TestServer> {
   const offsetMs = (TOKEN_TTL_SECONDS + CLOCK_TOLERANCE_SECONDS - secondsLeft) * 1000;
@@ -286,8 +293,8 @@ describe('a replay (Last-Event-ID) needs every scope its session used', () => {
 
 describe('long-lived streams end with their token', () => {
   it('ends a 2025 GET stream when its token expires, and the same token is then refused', async () => {
+    const server = await startNearExpiry(NEAR_EXPIRY_SECONDS);
     const token = await auth.token(AGENT_CLIENT, RESOURCE, 'tasks:read tasks:write');
-    const server = await startNearExpiry(3);
     const sessionId = await openSession(server.mcpUrl, token);
     const stream = await getStream(server.mcpUrl, sessionId, token);
     expect(stream.status).toBe(200);
@@ -298,8 +305,8 @@ describe('long-lived streams end with their token', () => {
   });
 
   it('ends a 2026-07-28 listen stream when its token expires', async () => {
+    const server = await startNearExpiry(NEAR_EXPIRY_SECONDS);
     const token = await auth.token(AGENT_CLIENT, RESOURCE, 'tasks:read tasks:write');
-    const server = await startNearExpiry(3);
     const stream = await listen(server.mcpUrl, token);
     expect(stream.status).toBe(200);
     expect(await endsWithin(stream, ENDS_WAIT_MS)).toBe('ended');
@@ -444,8 +451,8 @@ async function callWaitingOnElicitation(url: string, sessionId: string, token: s
 
 describe('a 2025 call waiting on its client is a long-lived response', () => {
   it('ends with its token: the call is cancelled, its response ends, and nothing is deleted', async () => {
+    const server = await startNearExpiry(NEAR_EXPIRY_SECONDS);
     const token = await auth.token(AGENT_CLIENT, RESOURCE, 'tasks:read tasks:write');
-    const server = await startNearExpiry(3);
     const sessionId = await openAskingSession(server.mcpUrl, token);
     const waiting = await callWaitingOnElicitation(server.mcpUrl, sessionId, token);
     expect(await waiting.endsWithin(ENDS_WAIT_MS)).toBe('ended');

@@ -435,6 +435,10 @@ describe('resource notifications over HTTP, per owner (sign-in on)', () => {
    * A 2025 client opens its GET stream on its own after the handshake, and a change before that
    * reaches no stream: on two loaded cores that took longer than the first write once. So each
    * client first writes probes until it hears one, then its counters start from zero.
+   *
+   * A probe written while the one before was still on its way is heard after the loop ends, so
+   * the counters are reset only once a marked change made after every probe has been heard: the
+   * stream carries changes in the order they were made.
    */
   async function untilListening(who: Awaited<ReturnType<typeof connectAs>>, name: string) {
     for (let probe = 1; probe <= PROBES && who.heard.listChanged === 0; probe++) {
@@ -444,6 +448,12 @@ describe('resource notifications over HTTP, per owner (sign-in on)', () => {
         .catch(() => undefined);
     }
     expect(who.heard.listChanged, `${name}'s GET stream never opened`).toBeGreaterThan(0);
+    const marker = await addTask(who.client, `${name} marker`);
+    const uri = `tasks://${marker}`;
+    await who.client.subscribeResource({ uri });
+    await who.client.callTool({ name: 'complete_task', arguments: { id: marker } });
+    await vi.waitFor(() => expect(who.heard.updated).toContain(uri), { timeout: NOTIFICATION_WAIT_MS });
+    await who.client.unsubscribeResource({ uri });
     who.heard.listChanged = 0;
     who.heard.updated.length = 0;
   }

@@ -7,7 +7,7 @@
 
 import type { TaskRecord, TaskStatus } from '@mcp-workshop/shared/tasks-port';
 import type { ServerEvent } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { OwnerScopedEventBus } from '../http/owner-bus.js';
 import { createLogger } from '../logger.js';
 import { publishTaskStatus } from './notify.js';
@@ -78,7 +78,8 @@ describe('publishTaskStatus', () => {
     const stop = publishTaskStatus(script.runtime, bus, silent);
     script.change('t1', 'alice');
     script.change('t1', 'alice');
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The second read starts only once the first (60 ms) is done: wait for both, not for a time.
+    await vi.waitFor(() => expect(hers).toHaveLength(2));
     expect(hers.map((event) => (event.kind === 'task_status' ? event.task.status : event.kind))).toEqual([
       'working',
       'completed',
