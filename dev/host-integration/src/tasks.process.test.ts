@@ -5,7 +5,7 @@
  * whole report. Needs the catalogue's `dist/` (turbo builds it before `test`).
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,7 +20,8 @@ import { WORKSHOP_ENTRY as ENTRY } from './test-support/built-server.js';
 
 const WAIT_MS = 20_000;
 const STEPS = 8;
-const DELAY_MS = 400;
+/** Long enough that the task is still working when a restarted server on a loaded machine is first asked. */
+const DELAY_MS = 1_000;
 
 let dataDir: string;
 const children: ChildProcess[] = [];
@@ -115,9 +116,53 @@ it('resumes the task even when nobody asks the restarted server anything for a w
   // (it waits 10 s for a definition before it gives a task up as no longer served).
   const { port } = await startServer();
   await sleep(11_000);
-  const task = await call(port, 'tasks/get', { taskId });
+  // Then asked until it ends: a kill mid-statement leaves the database locked for 10 s
+  // (sqlite-lock.ts), which delays the resume; the restarted server serves meanwhile.
+  let task = await call(port, 'tasks/get', { taskId });
+  for (const deadline = Date.now() + WAIT_MS; task.status === 'working' && Date.now() < deadline; ) {
+    await sleep(100);
+    task = await call(port, 'tasks/get', { taskId });
+  }
   expect(task.status).toBe('completed');
   expect(
     (task.result as { structuredContent: { sections: unknown[] } }).structuredContent.sections,
   ).toHaveLength(4);
 }, 60_000);
+
+it("keeps serving when restarted onto a crashed writer's fresh lock, and resumes the task once it is stale", async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'mcp-workshop-task-locked-'));
+  const first = await startServer();
+  const created = await call(first.port, 'tools/call', {
+    name: 'generate_report',
+    arguments: { topic: 'cities', steps: 2, delayMs: 300 },
+  });
+  const taskId = String(created.taskId);
+  first.child.kill('SIGKILL');
+  await new Promise((resolve) => first.child.once('exit', resolve));
+  // What a kill in the middle of a statement leaves: the lock directory, as fresh as the kill.
+  const lock = join(dataDir, 'tasks.db.lock');
+  if (!existsSync(lock)) mkdirSync(lock);
+  const now = new Date();
+  utimesSync(lock, now, now);
+
+  const second = await startServer();
+  let exit: unknown;
+  second.child.once('exit', (code, signal) => {
+    exit = { code, signal };
+  });
+  // Past the store's first open (half a second after serving): the server is still there, and
+  // answers what needs no database.
+  await sleep(2_000);
+  expect(exit).toBeUndefined();
+  expect((await call(second.port, 'tools/list', {})).tools).toEqual(
+    expect.arrayContaining([expect.objectContaining({ name: 'generate_report' })]),
+  );
+  // The lock goes stale 10 s after the kill; then the task resumes and ends.
+  let task: Record<string, unknown> | undefined;
+  for (const deadline = Date.now() + 3 * WAIT_MS; task?.status !== 'completed' && Date.now() < deadline; ) {
+    task = await call(second.port, 'tasks/get', { taskId }).catch(() => undefined);
+    await sleep(200);
+  }
+  expect(task?.status).toBe('completed');
+  expect(exit).toBeUndefined();
+}, 90_000);

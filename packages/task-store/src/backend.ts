@@ -20,6 +20,7 @@ import type { PostgresTodoStore } from './postgres-store.js';
 import { announceRunChanges } from './runs/announce.js';
 import { openRunBackend, type RunQueueOptions } from './runs/backend-runs.js';
 import type { RunStore } from './runs/types.js';
+import { STALE_LOCK_MS, StoreBusyError } from './sqlite-lock.js';
 import { openTodoStore } from './sqlite-store.js';
 import { type TodoStore, TodoStoreUnavailableError } from './store.js';
 import type { DatabaseTarget } from './traced-store.js';
@@ -57,7 +58,8 @@ export interface StoreBackend {
   events: TodoEvents;
   /**
    * Opens the store now unless a call has already. Rejects with an `EnvError` that
-   * names the setting to fix (password redacted). Postgres merely unreachable is not such an error:
+   * names the setting to fix (password redacted). Postgres merely unreachable is not such an error,
+   * nor a SQLite file still locked by a process that crashed a moment ago:
    * it logs one warning and resolves, and the next call or readiness check tries again, so a server
    * comes up before its database.
    */
@@ -174,8 +176,20 @@ function sqliteOpener(dataDir: string, logger: Logger, now: () => Date, trace: S
     store,
     // An embedded file has no connection to lose: once it opens, it is ready.
     ping: () => store.open(),
-    // SQLite's own errors already name the file.
-    openError: (error) => error,
+    openError(error) {
+      // A writer killed mid-statement leaves its lock for STALE_LOCK_MS (sqlite-lock.ts), so a
+      // server restarted at once finds it: not a setting to fix, and gone a few seconds later.
+      if (error instanceof StoreBusyError) {
+        logger.warn(
+          { err: error, staleAfterMs: STALE_LOCK_MS },
+          'The task database is locked, probably by a server that just crashed; serving anyway. ' +
+            'The next task call or readiness check tries again.',
+        );
+        return undefined;
+      }
+      // SQLite's own errors already name the file.
+      return error;
+    },
   };
 }
 
