@@ -148,7 +148,8 @@ describe('node dist/index.js --stdio', () => {
     await until((message) => message.id === 1);
     send(2, 'tools/call', {
       name: 'generate_report',
-      arguments: { topic: 'cities', steps: 3, delayMs: 100 },
+      // Long enough (1.8 s) for the listen below to be in place before it completes.
+      arguments: { topic: 'cities', steps: 3, delayMs: 600 },
     });
     const created = (await until((message) => message.id === 2)).result as {
       taskId: string;

@@ -169,9 +169,11 @@ describe('generate_report as a task, sign-in off', () => {
   });
 
   it('sends notifications/tasks on a listen stream that names the task, each as tasks/get answers it', async () => {
+    // The stream opens after the call, and hears only what changes after that: the report runs
+    // long enough (1.8 s) for that open on a loaded machine, and ends well inside LISTEN_WAIT_MS.
     const { result } = await modern(server.mcpUrl, 'tools/call', {
       name: 'generate_report',
-      arguments: { topic: 'cities', steps: 3, delayMs: 150 },
+      arguments: { topic: 'cities', steps: 3, delayMs: 600 },
     });
     const taskId = String(result?.taskId);
     const named = await openListenStream(server.mcpUrl, { taskIds: [taskId] });
@@ -274,7 +276,8 @@ describe('tasks are bound to their owner, sign-in on', () => {
   it("answers another user's task id exactly like an unknown one, for get, update and cancel", async () => {
     const alice = await tokenFor('alice');
     const mallory = await tokenFor('mallory');
-    const slow = { name: 'generate_report', arguments: { topic: 'cities', steps: 10, delayMs: 200 } };
+    // Still working after Mallory's six requests on a loaded machine: alice cancels it at the end.
+    const slow = { name: 'generate_report', arguments: { topic: 'cities', steps: 10, delayMs: 1_000 } };
     const { result } = await as(alice, 'tools/call', slow);
     const taskId = String(result?.taskId);
     for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
@@ -292,9 +295,10 @@ describe('tasks are bound to their owner, sign-in on', () => {
   it("sends a task's status only to its owner's listen streams, never to another user's that names it", async () => {
     const alice = await tokenFor('alice');
     const mallory = await tokenFor('mallory');
+    // Long enough (1.8 s) for both streams to open after the call on a loaded machine.
     const { result } = await as(alice, 'tools/call', {
       name: 'generate_report',
-      arguments: { topic: 'cities', steps: 2, delayMs: 150 },
+      arguments: { topic: 'cities', steps: 2, delayMs: 900 },
     });
     const taskId = String(result?.taskId);
     const hers = await openListenStream(
