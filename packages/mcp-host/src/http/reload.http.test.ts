@@ -93,10 +93,25 @@ describe('HostApp.reload', () => {
     return { client, transport, heard };
   }
 
+  /**
+   * The 2025 client opens its GET stream on its own after connecting, and a list_changed sent
+   * before that reaches nobody: reloads of the same catalogue until one is heard show it is open.
+   */
+  async function untilStreamOpen(heard: string[]): Promise<void> {
+    const listChanged = () => heard.includes('notifications/tools/list_changed');
+    for (let attempt = 0; attempt < 10 && !listChanged(); attempt += 1) {
+      await host.app.reload(createFixtureServer);
+      await waitFor(listChanged, 'a probe').catch(() => undefined);
+    }
+    expect(heard, 'the GET stream never opened').toContain('notifications/tools/list_changed');
+    heard.length = 0;
+  }
+
   it('keeps a 2025 session, tells it tools/list_changed, and serves it the new catalogue', async () => {
     const { client, transport, heard } = await connect();
     const sessionId = transport.sessionId;
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('shout');
+    await untilStreamOpen(heard);
 
     const report = await host.app.reload(withShout);
     expect(report).toEqual({ sessions: 1, failed: 0 });

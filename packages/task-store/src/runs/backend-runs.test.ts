@@ -45,7 +45,8 @@ async function runOnce(backend: StoreBackend): Promise<string[]> {
   expect(await backend.runs.get('sub:alice', run.id)).toMatchObject({ status: 'completed' });
   // Its changes are announced for listen streams: at once with SQLite, over LISTEN with Postgres
   // (where the creation and the completion may arrive as one notice).
-  await vi.waitFor(() => expect(changed).toContainEqual([run.id, 'sub:alice']), { timeout: 2_000 });
+  // A safety net: over LISTEN this takes milliseconds when the machine is idle.
+  await vi.waitFor(() => expect(changed).toContainEqual([run.id, 'sub:alice']), { timeout: 15_000 });
   stopWatching();
   // The task list lives beside the runs, in the same database.
   expect((await backend.todos.add('sub:alice', 'after the report')).id).toBe(1);

@@ -170,14 +170,15 @@ describe('createMcpHub', () => {
   });
 
   it('lets progress notifications restart the timeout so a slow call still succeeds', async () => {
-    // The steps together outlast the timeout twice over; each gap between them is a fifth of it.
-    const steps = 10;
+    // The steps together outlast the timeout twice over; each gap between them is a third of it,
+    // so a loaded machine may stall the loop for most of a second before the timeout fires.
+    const steps = 6;
     const seen: number[] = [];
     const outcome = await hub.callTool(
       'fixture',
       'progress_steps',
-      { steps, intervalMs: 100 },
-      { timeoutMs: 500, onProgress: (event) => seen.push(event.progress) },
+      { steps, intervalMs: 400 },
+      { timeoutMs: 1_200, onProgress: (event) => seen.push(event.progress) },
     );
     expect(outcome.failure).toBeUndefined();
     expect(outcome.result?.content).toEqual([{ type: 'text', text: `done after ${steps} steps` }]);
